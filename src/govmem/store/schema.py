@@ -1,0 +1,102 @@
+"""The SQLite schema and its migrations.
+
+The schema version is SQLite's ``user_version``. Each migration moves the file from
+version ``i`` to ``i + 1`` inside the opening transaction; a file newer than this
+code is refused rather than guessed at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from govmem.errors import SchemaError
+from govmem.store.connection import Database
+
+V1 = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE principals (
+    principal_id TEXT PRIMARY KEY,
+    role         TEXT NOT NULL,
+    display_name TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE relationships (
+    relationship_key INTEGER PRIMARY KEY,
+    type             TEXT NOT NULL,
+    principal_id     TEXT NOT NULL REFERENCES principals(principal_id),
+    target_id        TEXT NOT NULL,
+    attributes       TEXT NOT NULL DEFAULT '{}',
+    UNIQUE (type, principal_id, target_id)
+);
+CREATE INDEX relationships_by_target ON relationships(target_id);
+CREATE TABLE turns (
+    turn_key   INTEGER PRIMARY KEY,
+    episode_id TEXT NOT NULL,
+    turn_id    TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    speaker_id TEXT NOT NULL REFERENCES principals(principal_id),
+    timestamp  TEXT,
+    kind       TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    UNIQUE (episode_id, turn_id)
+);
+CREATE INDEX turns_by_session ON turns(episode_id, session_id);
+CREATE TABLE objects (
+    object_key  INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    group_id    TEXT NOT NULL,
+    episode_id  TEXT NOT NULL,
+    text        TEXT NOT NULL,
+    observed_at TEXT
+);
+CREATE INDEX objects_by_group ON objects(kind, group_id);
+CREATE TABLE object_sources (
+    object_key INTEGER NOT NULL REFERENCES objects(object_key) ON DELETE CASCADE,
+    turn_key   INTEGER NOT NULL REFERENCES turns(turn_key),
+    PRIMARY KEY (object_key, turn_key)
+) WITHOUT ROWID;
+CREATE INDEX object_sources_by_turn ON object_sources(turn_key, object_key);
+CREATE TABLE vectors (
+    object_key INTEGER PRIMARY KEY REFERENCES objects(object_key) ON DELETE CASCADE,
+    embedding  BLOB NOT NULL
+);
+CREATE VIRTUAL TABLE objects_fts USING fts5(
+    text,
+    content = 'objects',
+    content_rowid = 'object_key',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+"""
+
+
+def _v1(db: Database) -> None:
+    db.executescript(V1)
+    if db.version_tuple >= (3, 44, 0):
+        db.execute("INSERT INTO objects_fts(objects_fts, rank) VALUES ('secure-delete', 1)")
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1]
+LATEST_VERSION = len(MIGRATIONS)
+
+
+def schema_version(db: Database) -> int:
+    return int(db.scalar("PRAGMA user_version"))
+
+
+def migrate(db: Database) -> int:
+    """Bring the file to ``LATEST_VERSION``; return the version it had before."""
+    with db.transaction():
+        found = schema_version(db)
+        if found > LATEST_VERSION:
+            raise SchemaError(
+                f"{db.path}: schema version {found} is newer than this govmem supports "
+                f"({LATEST_VERSION}); upgrade govmem"
+            )
+        if found == 0 and db.scalar("SELECT count(*) FROM sqlite_master") > 0:
+            raise SchemaError(f"{db.path}: not a govmem database (it has tables but no version)")
+        for version in range(found, LATEST_VERSION):
+            MIGRATIONS[version](db)
+            db.execute(f"PRAGMA user_version = {version + 1}")
+    return found

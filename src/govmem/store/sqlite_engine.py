@@ -1,0 +1,389 @@
+"""The embedded default engine: one SQLite file in WAL mode.
+
+Keys are assigned here inside the write transaction (``BEGIN IMMEDIATE`` holds the
+write lock), so bulk inserts can use ``executemany`` without a round trip per row.
+Full-text search uses an external-content FTS5 table over ``objects.text``, so the
+text lives once; ``secure-delete`` is switched on where SQLite supports it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from itertools import islice
+
+import numpy as np
+
+from govmem.errors import DuplicateTurn, StoreError, UnknownPrincipal
+from govmem.models import MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
+from govmem.store.connection import Database, driver_errors
+from govmem.store.schema import migrate, schema_version
+
+_CHUNK = 500
+
+_TURN_COLUMNS = "turn_key, episode_id, turn_id, session_id, speaker_id, timestamp, kind, text"
+
+
+def _chunks(items: Iterable, size: int = _CHUNK) -> Iterator[list]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def _placeholders(n: int) -> str:
+    return ",".join("?" * n)
+
+
+def _stored_turn(row: tuple) -> StoredTurn:
+    key, episode_id, turn_id, session_id, speaker, timestamp, kind, text = row
+    turn = Turn(
+        turn_id=turn_id,
+        speaker=speaker,
+        text=text,
+        episode_id=episode_id,
+        timestamp=timestamp,
+        kind=kind,
+        session_id=session_id,
+    )
+    return StoredTurn(turn_key=key, turn=turn, session_id=session_id)
+
+
+class SQLiteStore:
+    """A :class:`~govmem.store.base.Store` in one SQLite file."""
+
+    def __init__(self, path: str, driver: str = "auto"):
+        self.path = path
+        self.db = Database(path, driver=driver)
+        try:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            if self.db.version_tuple >= (3, 12, 0):
+                self.db.execute("PRAGMA secure_delete = ON")
+            migrate(self.db)
+        except driver_errors() as exc:
+            self.db.close()
+            raise StoreError(f"cannot use {path!r} as a govmem database: {exc}") from exc
+        except Exception:
+            self.db.close()
+            raise
+        self._data_version = self.db.scalar("PRAGMA data_version")
+
+    @property
+    def schema_version(self) -> int:
+        return schema_version(self.db)
+
+    def transaction(self) -> AbstractContextManager[Database]:
+        return self.db.transaction()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def get_meta(self, key: str) -> str | None:
+        return self.db.scalar("SELECT value FROM meta WHERE key = ?", (key,))
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self.db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def changed_elsewhere(self) -> bool:
+        version = self.db.scalar("PRAGMA data_version")
+        changed = version != self._data_version
+        self._data_version = version
+        return changed
+
+    # governance state
+
+    def put_principals(self, principals: Sequence[Principal]) -> None:
+        with self.transaction():
+            self.db.executemany(
+                "INSERT INTO principals(principal_id, role, display_name) VALUES (?, ?, ?) "
+                "ON CONFLICT(principal_id) DO UPDATE SET role = excluded.role, "
+                "display_name = excluded.display_name",
+                [(p.principal_id, p.role, p.display_name) for p in principals],
+            )
+
+    def get_principal(self, principal_id: str) -> Principal | None:
+        rows = self.db.execute(
+            "SELECT principal_id, role, display_name FROM principals WHERE principal_id = ?",
+            (principal_id,),
+        )
+        return Principal(*rows[0]) if rows else None
+
+    def principals(self) -> list[Principal]:
+        rows = self.db.execute(
+            "SELECT principal_id, role, display_name FROM principals ORDER BY principal_id"
+        )
+        return [Principal(*row) for row in rows]
+
+    def put_relationships(self, relationships: Sequence[Relationship]) -> None:
+        with self.transaction():
+            known = self._known_principals({r.principal_id for r in relationships})
+            for relationship in relationships:
+                if relationship.principal_id not in known:
+                    raise UnknownPrincipal(
+                        relationship.principal_id, f"in a {relationship.type!r} relationship"
+                    )
+            self.db.executemany(
+                "INSERT INTO relationships(type, principal_id, target_id, attributes) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT(type, principal_id, target_id) "
+                "DO UPDATE SET attributes = excluded.attributes",
+                [
+                    (r.type, r.principal_id, r.target_id, json.dumps(r.attributes, sort_keys=True))
+                    for r in relationships
+                ],
+            )
+
+    def relationships(self, principal_id: str | None = None) -> list[Relationship]:
+        sql = "SELECT type, principal_id, target_id, attributes FROM relationships"
+        params: tuple = ()
+        if principal_id is not None:
+            sql += " WHERE principal_id = ? OR target_id = ?"
+            params = (principal_id, principal_id)
+        rows = self.db.execute(sql + " ORDER BY relationship_key", params)
+        return [Relationship(t, p, target, json.loads(a)) for t, p, target, a in rows]
+
+    def _known_principals(self, ids: Iterable[str]) -> set[str]:
+        known: set[str] = set()
+        for chunk in _chunks(ids):
+            rows = self.db.execute(
+                f"SELECT principal_id FROM principals WHERE principal_id IN ({_placeholders(len(chunk))})",
+                chunk,
+            )
+            known.update(row[0] for row in rows)
+        return known
+
+    # source turns
+
+    def insert_turns(self, turns: Sequence[Turn], session_ids: Sequence[str]) -> list[StoredTurn]:
+        """Insert turns in the current transaction; raise naming the first bad one."""
+        with self.transaction():
+            speakers = {t.speaker for t in turns}
+            missing = speakers - self._known_principals(speakers)
+            if missing:
+                bad = next(t for t in turns if t.speaker in missing)
+                raise UnknownPrincipal(bad.speaker, f"speaker of turn {bad.turn_id!r}")
+            first = (self.db.scalar("SELECT max(turn_key) FROM turns") or 0) + 1
+            stored = [
+                StoredTurn(first + i, turn, session)
+                for i, (turn, session) in enumerate(zip(turns, session_ids, strict=True))
+            ]
+            rows = [
+                (s.turn_key, t.episode_id, t.turn_id, s.session_id, t.speaker, t.timestamp, t.kind, t.text)
+                for s in stored
+                for t in (s.turn,)
+            ]
+            try:
+                self.db.executemany(f"INSERT INTO turns({_TURN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
+            except driver_errors() as exc:
+                if "UNIQUE" in str(exc):
+                    raise self._duplicate(turns) from None
+                raise
+        return stored
+
+    def _duplicate(self, turns: Sequence[Turn]) -> DuplicateTurn:
+        seen: set[tuple[str, str]] = set()
+        for turn in turns:
+            key = (turn.episode_id, turn.turn_id)
+            if key in seen:
+                return DuplicateTurn(*key)
+            seen.add(key)
+        for turn in turns:
+            if self.turn_keys(turn.episode_id, [turn.turn_id]):
+                return DuplicateTurn(turn.episode_id, turn.turn_id)
+        return DuplicateTurn("?", "?")  # pragma: no cover - the constraint named a duplicate
+
+    def turn_keys(self, episode_id: str, turn_ids: Sequence[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for chunk in _chunks(turn_ids):
+            rows = self.db.execute(
+                f"SELECT turn_id, turn_key FROM turns WHERE episode_id = ? "
+                f"AND turn_id IN ({_placeholders(len(chunk))})",
+                (episode_id, *chunk),
+            )
+            found.update(rows)
+        return found
+
+    def turns_by_keys(self, keys: Iterable[int]) -> list[StoredTurn]:
+        result = []
+        for chunk in _chunks(keys):
+            rows = self.db.execute(
+                f"SELECT {_TURN_COLUMNS} FROM turns WHERE turn_key IN ({_placeholders(len(chunk))})",
+                chunk,
+            )
+            result.extend(_stored_turn(row) for row in rows)
+        return sorted(result, key=lambda s: s.turn_key)
+
+    def turns_in_sessions(self, sessions: Iterable[tuple[str, str]]) -> list[StoredTurn]:
+        result = []
+        for chunk in _chunks(sessions, 250):
+            condition = " OR ".join(["(episode_id = ? AND session_id = ?)"] * len(chunk))
+            params = [value for pair in chunk for value in pair]
+            rows = self.db.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE {condition}", params)
+            result.extend(_stored_turn(row) for row in rows)
+        return sorted(result, key=lambda s: s.turn_key)
+
+    def delete_turns(self, keys: Sequence[int]) -> None:
+        """Delete turns; every object derived from them must already be gone."""
+        with self.transaction():
+            for chunk in _chunks(keys):
+                marks = _placeholders(len(chunk))
+                if self.db.scalar(f"SELECT count(*) FROM object_sources WHERE turn_key IN ({marks})", chunk):
+                    raise StoreError("delete the objects derived from these turns first")
+                self.db.execute(f"DELETE FROM turns WHERE turn_key IN ({marks})", chunk)
+
+    # memory objects
+
+    def insert_objects(self, drafts: Sequence[ObjectDraft], vectors: np.ndarray) -> list[int]:
+        if len(drafts) != len(vectors):
+            raise ValueError("one vector per object draft")
+        with self.transaction():
+            first = (self.db.scalar("SELECT max(object_key) FROM objects") or 0) + 1
+            keys = list(range(first, first + len(drafts)))
+            self.db.executemany(
+                "INSERT INTO objects(object_key, kind, group_id, episode_id, text, observed_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (key, d.kind, d.group_id, d.episode_id, d.text, d.observed_at)
+                    for key, d in zip(keys, drafts, strict=True)
+                ],
+            )
+            self.db.executemany(
+                "INSERT INTO object_sources(object_key, turn_key) VALUES (?, ?)",
+                [(key, source) for key, d in zip(keys, drafts, strict=True) for source in set(d.source_keys)],
+            )
+            self.db.executemany(
+                "INSERT INTO objects_fts(rowid, text) VALUES (?, ?)",
+                [(key, d.text) for key, d in zip(keys, drafts, strict=True)],
+            )
+            matrix = np.ascontiguousarray(vectors, dtype=np.float32)
+            self.db.executemany(
+                "INSERT INTO vectors(object_key, embedding) VALUES (?, ?)",
+                [(key, row.tobytes()) for key, row in zip(keys, matrix, strict=True)],
+            )
+        return keys
+
+    def objects_in_groups(
+        self, kind: str, group_ids: Iterable[str]
+    ) -> list[tuple[int, str, str, tuple[int, ...]]]:
+        """(object_key, group_id, text, source turn keys) of a kind's objects in these groups."""
+        result = []
+        for chunk in _chunks(group_ids):
+            rows = self.db.execute(
+                "SELECT o.object_key, o.group_id, o.text, group_concat(s.turn_key) "
+                "FROM objects o JOIN object_sources s ON s.object_key = o.object_key "
+                f"WHERE o.kind = ? AND o.group_id IN ({_placeholders(len(chunk))}) "
+                "GROUP BY o.object_key",
+                (kind, *chunk),
+            )
+            result.extend(
+                (key, group, text, tuple(sorted(int(k) for k in sources.split(","))))
+                for key, group, text, sources in rows
+            )
+        return result
+
+    def objects_derived_from(self, turn_keys: Iterable[int]) -> list[tuple[int, str, str]]:
+        result: set[tuple[int, str, str]] = set()
+        for chunk in _chunks(turn_keys):
+            rows = self.db.execute(
+                "SELECT DISTINCT o.object_key, o.kind, o.group_id FROM object_sources s "
+                "JOIN objects o ON o.object_key = s.object_key "
+                f"WHERE s.turn_key IN ({_placeholders(len(chunk))})",
+                chunk,
+            )
+            result.update(rows)
+        return sorted(result)
+
+    def delete_objects(self, keys: Sequence[int]) -> None:
+        with self.transaction():
+            for chunk in _chunks(keys):
+                marks = _placeholders(len(chunk))
+                rows = self.db.execute(
+                    f"SELECT object_key, text FROM objects WHERE object_key IN ({marks})", chunk
+                )
+                self.db.executemany(
+                    "INSERT INTO objects_fts(objects_fts, rowid, text) VALUES ('delete', ?, ?)", rows
+                )
+                self.db.execute(f"DELETE FROM objects WHERE object_key IN ({marks})", chunk)
+
+    def get_objects(self, keys: Sequence[int]) -> dict[int, MemoryObject]:
+        """The stored objects among ``keys``, by key."""
+        found: dict[int, MemoryObject] = {}
+        for chunk in _chunks(keys):
+            rows = self.db.execute(
+                "SELECT o.object_key, o.kind, o.text, o.episode_id, o.observed_at, "
+                "json_group_array(t.turn_id) FROM objects o "
+                "JOIN object_sources s ON s.object_key = o.object_key "
+                "JOIN turns t ON t.turn_key = s.turn_key "
+                f"WHERE o.object_key IN ({_placeholders(len(chunk))}) GROUP BY o.object_key",
+                chunk,
+            )
+            for key, kind, text, episode_id, observed_at, sources in rows:
+                found[key] = MemoryObject(
+                    object_id=f"{kind}-{key}",
+                    kind=kind,
+                    text=text,
+                    episode_id=episode_id,
+                    sources=tuple(sorted(json.loads(sources))),
+                    observed_at=observed_at,
+                )
+        return found
+
+    # retrieval support
+
+    def lexical_search(
+        self,
+        match: str,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+        as_of: str | None = None,
+        allowed: Sequence[int] | None = None,
+    ) -> list[tuple[int, float]]:
+        """BM25 over FTS5: (object_key, score) best first, higher is better."""
+        joins, conditions, params = "", ["objects_fts MATCH ?"], [match]
+        if kinds is not None or as_of is not None:
+            joins = " JOIN objects o ON o.object_key = objects_fts.rowid"
+        if kinds is not None:
+            conditions.append(f"o.kind IN ({_placeholders(len(kinds))})")
+            params.extend(kinds)
+        if as_of is not None:
+            conditions.append("(o.observed_at IS NULL OR o.observed_at <= ?)")
+            params.append(as_of)
+        if allowed is not None:
+            conditions.append("objects_fts.rowid IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(list(allowed)))
+        rows = self.db.execute(
+            f"SELECT objects_fts.rowid, bm25(objects_fts) FROM objects_fts{joins} "
+            f"WHERE {' AND '.join(conditions)} ORDER BY bm25(objects_fts) LIMIT ?",
+            (*params, limit),
+        )
+        return [(key, -score) for key, score in rows]
+
+    def iter_vectors(
+        self, batch: int = 65536
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, list[str], list[str | None]]]:
+        """Batches of (keys, float32 matrix, kinds, observed_at) for every stored vector."""
+        rows = self.db.iterate(
+            "SELECT v.object_key, v.embedding, o.kind, o.observed_at FROM vectors v "
+            "JOIN objects o ON o.object_key = v.object_key ORDER BY v.object_key"
+        )
+        for chunk in _chunks(rows, batch):
+            keys = np.fromiter((row[0] for row in chunk), dtype=np.int64, count=len(chunk))
+            blob = b"".join(row[1] for row in chunk)
+            matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(chunk), -1)
+            yield keys, matrix, [row[2] for row in chunk], [row[3] for row in chunk]
+
+    def counts(self) -> dict[str, int]:
+        counts = {
+            table: int(self.db.scalar(f"SELECT count(*) FROM {table}"))
+            for table in ("principals", "relationships", "turns", "objects", "vectors")
+        }
+        for kind, n in self.db.execute("SELECT kind, count(*) FROM objects GROUP BY kind"):
+            counts[f"objects.{kind}"] = int(n)
+        counts["episodes"] = int(self.db.scalar("SELECT count(DISTINCT episode_id) FROM turns"))
+        return counts

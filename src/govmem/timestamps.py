@@ -1,0 +1,20 @@
+"""One timestamp form across the store: naive ISO 8601 in UTC, to the second."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from govmem.errors import InputError
+
+
+def normalize_timestamp(value: str | None, what: str = "timestamp") -> str | None:
+    """``value`` as ``YYYY-MM-DDTHH:MM:SS`` (UTC if it had an offset), or None."""
+    if value is None or value == "":
+        return None
+    try:
+        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(f"{what} {value!r} is not an ISO 8601 date-time") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(timespec="seconds")

@@ -68,7 +68,12 @@ class StoredTurn:
 
 @dataclass(frozen=True)
 class ObjectDraft:
-    """A memory object a deriver proposes, before the store gives it a key."""
+    """A memory object a deriver proposes, before the store gives it a key.
+
+    ``embed_text`` False means the object's vector is the normalised mean of its
+    source turns' vectors (verbatim designs), so a turn is embedded once however
+    many objects quote it, and a long window is not truncated by the embedder.
+    """
 
     kind: str
     group_id: str
@@ -76,3 +81,4 @@ class ObjectDraft:
     text: str
     source_keys: tuple[int, ...]
     observed_at: str | None
+    embed_text: bool = True

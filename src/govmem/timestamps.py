@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from govmem.errors import InputError
 
@@ -11,10 +12,20 @@ def normalize_timestamp(value: str | None, what: str = "timestamp") -> str | Non
     """``value`` as ``YYYY-MM-DDTHH:MM:SS`` (UTC if it had an offset), or None."""
     if value is None or value == "":
         return None
+    if not isinstance(value, str):
+        raise InputError(f"{what} {value!r} is not an ISO 8601 date-time")
+    normalized = _normalize(value)
+    if normalized is None:
+        raise InputError(f"{what} {value!r} is not an ISO 8601 date-time")
+    return normalized
+
+
+@lru_cache(maxsize=65536)
+def _normalize(value: str) -> str | None:
     try:
-        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise InputError(f"{what} {value!r} is not an ISO 8601 date-time") from None
+        return None
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment.isoformat(timespec="seconds")

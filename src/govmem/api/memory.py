@@ -47,6 +47,7 @@ class _Changes:
     added: list[tuple[int, str, str | None]] = field(default_factory=list)
     vectors: list[np.ndarray] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
+    turn_vectors: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 def session_of(turn: Turn) -> str:
@@ -54,6 +55,22 @@ def session_of(turn: Turn) -> str:
     if turn.session_id:
         return turn.session_id
     return turn.timestamp[:10] if turn.timestamp else "undated"
+
+
+def mean_of_sources(sources: Sequence[Sequence[int]], vectors: Mapping[int, np.ndarray]) -> np.ndarray:
+    """Unit-length mean of each row's source vectors, as one sparse product."""
+    from scipy import sparse
+
+    keys = sorted({k for row in sources for k in row})
+    column = {k: i for i, k in enumerate(keys)}
+    lengths = np.fromiter(map(len, sources), dtype=np.int64, count=len(sources))
+    indices = np.fromiter((column[k] for row in sources for k in row), dtype=np.int64)
+    indptr = np.zeros(len(sources) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    weights = np.repeat(1.0 / np.maximum(lengths, 1), lengths).astype(np.float32)
+    averaging = sparse.csr_matrix((weights, indices, indptr), shape=(len(sources), len(keys)))
+    means = np.asarray(averaging @ np.stack([vectors[k] for k in keys]), dtype=np.float32)
+    return means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
 
 
 class Memory:
@@ -70,8 +87,7 @@ class Memory:
     ):
         self.store = SQLiteStore(path, driver=driver)
         try:
-            self.designs = self._settle_designs(designs)
-            self.embedder = self._settle_embedder(embedder)
+            self.designs, self.embedder = self._settle(designs, embedder)
         except Exception:
             self.store.close()
             raise
@@ -79,35 +95,38 @@ class Memory:
         self.authorizer: Authorizer = authorizer or OpenAccess()
         self.retriever = HybridRetriever(self.store, self.embedder)
 
-    def _settle_designs(self, designs: Sequence[str] | None) -> tuple[str, ...]:
-        stored = self.store.get_meta("designs")
-        if stored is None:
+    def _settle(
+        self, designs: Sequence[str] | None, embedder: str | Embedder | None
+    ) -> tuple[tuple[str, ...], Embedder]:
+        """The store's designs and embedder: recorded on first open, enforced after."""
+        stored_designs = self.store.get_meta("designs")
+        stored_embedder = self.store.get_meta("embedder")
+        if stored_designs is None:
             chosen = tuple(designs or DEFAULT_DESIGNS)
             make_derivers(chosen)
-            self.store.set_meta("designs", json.dumps(chosen))
-            return chosen
-        recorded = tuple(json.loads(stored))
-        if designs is not None and tuple(designs) != recorded:
-            raise InputError(
-                f"{self.store.path} was created with designs {list(recorded)}; "
-                f"cannot open it with {list(designs)}"
-            )
-        return recorded
-
-    def _settle_embedder(self, embedder: str | Embedder | None) -> Embedder:
-        stored = self.store.get_meta("embedder")
+        else:
+            chosen = tuple(json.loads(stored_designs))
+            if designs is not None and tuple(designs) != chosen:
+                raise InputError(
+                    f"{self.store.path} was created with designs {list(chosen)}; "
+                    f"cannot open it with {list(designs)}"
+                )
         if embedder is None:
-            embedder = stored or "wordllama"
+            embedder = stored_embedder or "wordllama"
         model = load_embedder(embedder) if isinstance(embedder, str) else embedder
-        if stored is None:
-            self.store.set_meta("embedder", model.name)
-            self.store.set_meta("embedder_dim", str(model.dim))
-        elif stored != model.name or int(self.store.get_meta("embedder_dim") or 0) != model.dim:
+        if stored_embedder is not None and (
+            stored_embedder != model.name or int(self.store.get_meta("embedder_dim") or 0) != model.dim
+        ):
             raise EmbedderError(
-                f"{self.store.path} holds vectors from embedder {stored!r}; "
+                f"{self.store.path} holds vectors from embedder {stored_embedder!r}; "
                 f"it cannot be searched with {model.name!r}"
             )
-        return model
+        if stored_designs is None or stored_embedder is None:
+            with self.store.transaction():
+                self.store.set_meta("designs", json.dumps(chosen))
+                self.store.set_meta("embedder", model.name)
+                self.store.set_meta("embedder_dim", str(model.dim))
+        return chosen, model
 
     def __enter__(self) -> Memory:
         return self
@@ -234,10 +253,28 @@ class Memory:
         stale = sorted(existing.values())
         self.store.delete_objects(stale)
         changes.removed.extend(stale)
-        vectors = self.embedder.embed_documents([d.text for d in fresh])
+        turns = {t.turn_key: t for group in members.values() for t in group}
+        vectors = self._vectors(fresh, turns, changes.turn_vectors)
         keys = self.store.insert_objects(fresh, vectors)
         changes.added.extend((key, d.kind, d.observed_at) for key, d in zip(keys, fresh, strict=True))
         changes.vectors.append(vectors)
+
+    def _vectors(
+        self, drafts: Sequence[ObjectDraft], turns: Mapping[int, StoredTurn], cache: dict[int, np.ndarray]
+    ) -> np.ndarray:
+        """One unit vector per draft: its own text's, or the mean of its source turns'."""
+        vectors = np.zeros((len(drafts), self.embedder.dim), dtype=np.float32)
+        own = [i for i, d in enumerate(drafts) if d.embed_text]
+        if own:
+            vectors[own] = self.embedder.embed_documents([drafts[i].text for i in own])
+        pooled = [i for i, d in enumerate(drafts) if not d.embed_text]
+        missing = sorted({k for i in pooled for k in drafts[i].source_keys} - cache.keys())
+        if missing:
+            embedded = self.embedder.embed_documents([turns[k].turn.text for k in missing])
+            cache.update(zip(missing, embedded, strict=True))
+        if pooled:
+            vectors[pooled] = mean_of_sources([drafts[i].source_keys for i in pooled], cache)
+        return vectors
 
     def _publish(self, report: WriteReport, changes: _Changes) -> WriteReport:
         """After commit: bring the in-memory index in step with the store."""

@@ -8,7 +8,6 @@ appending turns changes only the last window.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 
 from govmem.designs.base import latest_timestamp
@@ -17,7 +16,13 @@ from govmem.store.base import Store
 
 
 def _group_id(episode_id: str, session_id: str) -> str:
-    return json.dumps([episode_id, session_id])
+    """Length-prefixed, so any characters in either id round-trip."""
+    return f"{len(episode_id)}:{episode_id}{session_id}"
+
+
+def _session_of(group_id: str) -> tuple[str, str]:
+    length, rest = group_id.split(":", 1)
+    return rest[: int(length)], rest[int(length) :]
 
 
 def render_line(turn: StoredTurn) -> str:
@@ -39,11 +44,15 @@ class SessionDeriver:
     def members(
         self, store: Store, group_ids: set[str], known: Mapping[int, StoredTurn]
     ) -> dict[str, list[StoredTurn]]:
-        sessions = [tuple(json.loads(g)) for g in group_ids]
-        groups: dict[str, list[StoredTurn]] = {}
-        for turn in store.turns_in_sessions(sessions):
-            groups.setdefault(_group_id(turn.turn.episode_id, turn.session_id), []).append(turn)
-        return groups | {g: [] for g in group_ids if g not in groups}
+        sessions = [_session_of(g) for g in group_ids]
+        keys = store.turn_keys_in_sessions(sessions)
+        missing = [k for k in keys if k not in known]
+        loaded = {t.turn_key: t for t in store.turns_by_keys(missing)} if missing else {}
+        groups: dict[str, list[StoredTurn]] = {g: [] for g in sorted(group_ids)}
+        for key in keys:
+            turn = known.get(key) or loaded[key]
+            groups[_group_id(turn.turn.episode_id, turn.session_id)].append(turn)
+        return groups
 
     def derive(self, group_id: str, turns: Sequence[StoredTurn]) -> list[ObjectDraft]:
         drafts = []
@@ -57,6 +66,7 @@ class SessionDeriver:
                     text="\n".join(render_line(t) for t in window),
                     source_keys=tuple(t.turn_key for t in window),
                     observed_at=latest_timestamp(window),
+                    embed_text=False,
                 )
             )
         return drafts

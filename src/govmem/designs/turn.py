@@ -36,6 +36,7 @@ class TurnDeriver:
                 text=t.turn.text,
                 source_keys=(t.turn_key,),
                 observed_at=t.turn.timestamp,
+                embed_text=False,
             )
             for t in turns
         ]

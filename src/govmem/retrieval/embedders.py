@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
 from typing import Protocol
 
 import numpy as np
@@ -36,12 +37,18 @@ def _unit_rows(matrix: np.ndarray) -> np.ndarray:
 
 
 class WordLlamaEmbedder:
-    """The fast offline default; its weights ship inside the ``wordllama`` wheel."""
+    """The fast offline default; its weights ship inside the ``wordllama`` wheel.
+
+    WordLlama is a mean of static token embeddings. Rather than its own padded
+    batches, texts are tokenized without padding and pooled by one sparse
+    (texts x vocabulary) product with the embedding table: the same vectors
+    (to float rounding), several times faster on long or uneven texts.
+    """
 
     name = "wordllama"
     dim = 256
 
-    def __init__(self, batch_size: int = 1024):
+    def __init__(self, batch_size: int = 8192):
         try:
             import wordllama
             from wordllama import WordLlama
@@ -49,15 +56,34 @@ class WordLlamaEmbedder:
             raise EmbedderError("the wordllama embedder needs the 'wordllama' package") from exc
         folder = os.path.dirname(wordllama.__file__)
         try:
-            self._model = WordLlama.load(cache_dir=folder, disable_download=True)
+            model = WordLlama.load(cache_dir=folder, disable_download=True)
         except Exception as exc:  # the package raises several types for missing weights
             raise EmbedderError(f"cannot load wordllama weights from {folder}: {exc}") from exc
+        self._tokenizer = model.tokenizer
+        self._tokenizer.no_padding()
+        self._table = np.ascontiguousarray(model.embedding, dtype=np.float32)
         self._batch_size = batch_size
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return _unit_rows(self._model.embed(list(texts), norm=True, batch_size=self._batch_size))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(texts), self._batch_size):
+            batch = list(texts[start : start + self._batch_size])
+            out[start : start + len(batch)] = self._pool(batch)
+        return _unit_rows(out)
+
+    def _pool(self, texts: list[str]) -> np.ndarray:
+        from scipy import sparse
+
+        encodings = self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)
+        ids = [e.ids for e in encodings]
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
+        np.clip(flat, 0, len(self._table) - 1, out=flat)
+        indptr = np.zeros(len(ids) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        weights = np.repeat(1.0 / np.maximum(lengths, 1), lengths).astype(np.float32)
+        counts = sparse.csr_matrix((weights, flat, indptr), shape=(len(ids), len(self._table)))
+        return np.asarray(counts @ self._table, dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]

@@ -47,14 +47,18 @@ class HybridRetriever:
         self, keys: Sequence[int], vectors: np.ndarray, kinds: Sequence[str], observed: Sequence[str | None]
     ) -> None:
         """Record objects this process committed."""
-        if self._index is not None:
+        if self._in_step():
             self._index.add(keys, vectors, kinds, observed)
-        self.store.changed_elsewhere()
 
     def removed(self, keys: Sequence[int]) -> None:
-        if self._index is not None:
+        if self._in_step():
             self._index.remove(keys)
-        self.store.changed_elsewhere()
+
+    def _in_step(self) -> bool:
+        """True when the loaded index misses only this process's own commits."""
+        if self.store.changed_elsewhere():
+            self._index = None
+        return self._index is not None
 
     def search(
         self,

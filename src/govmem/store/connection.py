@@ -101,7 +101,12 @@ class Database:
                 raise
             else:
                 self._depth -= 1
-                self._conn.execute(commit)
+                try:
+                    self._conn.execute(commit)
+                except BaseException:
+                    for statement in rollback.split("; "):
+                        self._conn.execute(statement)
+                    raise
 
     @property
     def in_transaction(self) -> bool:
@@ -121,12 +126,12 @@ def driver_errors() -> tuple[type[BaseException], ...]:
 
 
 def _split_statements(script: str) -> list[str]:
+    """Complete statements of ``script`` (semicolons inside strings or triggers kept)."""
     statements, buffer = [], ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
+    for piece in script.split(";"):
+        buffer += piece + ";"
         if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
+            if buffer.strip(" \n\t;"):
+                statements.append(buffer.strip())
             buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
     return statements

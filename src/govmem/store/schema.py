@@ -32,7 +32,7 @@ CREATE TABLE relationships (
 );
 CREATE INDEX relationships_by_target ON relationships(target_id);
 CREATE TABLE turns (
-    turn_key   INTEGER PRIMARY KEY,
+    turn_key   INTEGER PRIMARY KEY AUTOINCREMENT,
     episode_id TEXT NOT NULL,
     turn_id    TEXT NOT NULL,
     session_id TEXT NOT NULL,
@@ -44,7 +44,7 @@ CREATE TABLE turns (
 );
 CREATE INDEX turns_by_session ON turns(episode_id, session_id);
 CREATE TABLE objects (
-    object_key  INTEGER PRIMARY KEY,
+    object_key  INTEGER PRIMARY KEY AUTOINCREMENT,
     kind        TEXT NOT NULL,
     group_id    TEXT NOT NULL,
     episode_id  TEXT NOT NULL,

@@ -56,12 +56,11 @@ class SQLiteStore:
         self.path = path
         self.db = Database(path, driver=driver)
         try:
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self.db.execute("PRAGMA secure_delete = ON")
+            migrate(self.db)
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
-            self.db.execute("PRAGMA foreign_keys = ON")
-            if self.db.version_tuple >= (3, 12, 0):
-                self.db.execute("PRAGMA secure_delete = ON")
-            migrate(self.db)
         except driver_errors() as exc:
             self.db.close()
             raise StoreError(f"cannot use {path!r} as a govmem database: {exc}") from exc
@@ -158,6 +157,11 @@ class SQLiteStore:
             known.update(row[0] for row in rows)
         return known
 
+    def _next_key(self, table: str) -> int:
+        """The first key never used in ``table``: keys of deleted rows are not reused."""
+        used = self.db.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
+        return (used or 0) + 1
+
     # source turns
 
     def insert_turns(self, turns: Sequence[Turn], session_ids: Sequence[str]) -> list[StoredTurn]:
@@ -168,7 +172,7 @@ class SQLiteStore:
             if missing:
                 bad = next(t for t in turns if t.speaker in missing)
                 raise UnknownPrincipal(bad.speaker, f"speaker of turn {bad.turn_id!r}")
-            first = (self.db.scalar("SELECT max(turn_key) FROM turns") or 0) + 1
+            first = self._next_key("turns")
             stored = [
                 StoredTurn(first + i, turn, session)
                 for i, (turn, session) in enumerate(zip(turns, session_ids, strict=True))
@@ -179,7 +183,8 @@ class SQLiteStore:
                 for t in (s.turn,)
             ]
             try:
-                self.db.executemany(f"INSERT INTO turns({_TURN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
+                with self.transaction():
+                    self.db.executemany(f"INSERT INTO turns({_TURN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
             except driver_errors() as exc:
                 if "UNIQUE" in str(exc):
                     raise self._duplicate(turns) from None
@@ -219,14 +224,16 @@ class SQLiteStore:
             result.extend(_stored_turn(row) for row in rows)
         return sorted(result, key=lambda s: s.turn_key)
 
-    def turns_in_sessions(self, sessions: Iterable[tuple[str, str]]) -> list[StoredTurn]:
-        result = []
+    def turn_keys_in_sessions(self, sessions: Iterable[tuple[str, str]]) -> list[int]:
+        """Keys of every turn in these (episode, session) pairs, in ingest order."""
+        keys: list[int] = []
         for chunk in _chunks(sessions, 250):
             condition = " OR ".join(["(episode_id = ? AND session_id = ?)"] * len(chunk))
             params = [value for pair in chunk for value in pair]
-            rows = self.db.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE {condition}", params)
-            result.extend(_stored_turn(row) for row in rows)
-        return sorted(result, key=lambda s: s.turn_key)
+            keys.extend(
+                row[0] for row in self.db.execute(f"SELECT turn_key FROM turns WHERE {condition}", params)
+            )
+        return sorted(keys)
 
     def delete_turns(self, keys: Sequence[int]) -> None:
         """Delete turns; every object derived from them must already be gone."""
@@ -243,7 +250,7 @@ class SQLiteStore:
         if len(drafts) != len(vectors):
             raise ValueError("one vector per object draft")
         with self.transaction():
-            first = (self.db.scalar("SELECT max(object_key) FROM objects") or 0) + 1
+            first = self._next_key("objects")
             keys = list(range(first, first + len(drafts)))
             self.db.executemany(
                 "INSERT INTO objects(object_key, kind, group_id, episode_id, text, observed_at) "

@@ -1,0 +1,228 @@
+"""The ``govmem`` command line, driven through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from govmem.api.cli import main
+from govmem.api.demo import demo_episode_path
+
+COMMANDS = [[], ["ingest"], ["recall"], ["stats"], ["demo"], ["bench"], ["bench", "performance"]]
+
+
+@pytest.fixture
+def runner(monkeypatch) -> CliRunner:
+    monkeypatch.delenv("GOVMEM_DB", raising=False)
+    return CliRunner()
+
+
+@pytest.fixture
+def run(runner: CliRunner, db_path: str):
+    def invoke(*args: str) -> Result:
+        return runner.invoke(main, ["--db", db_path, *args])
+
+    return invoke
+
+
+@pytest.fixture
+def ingested(run) -> Result:
+    result = run("ingest", demo_episode_path())
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def assert_clean_error(result: Result, *fragments: str) -> None:
+    assert result.exit_code != 0
+    assert isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    for fragment in fragments:
+        assert fragment in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "govmem")
+def test_every_command_has_help(runner: CliRunner, command: list[str]) -> None:
+    result = runner.invoke(main, [*command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Usage: ")
+    assert "--help" in result.stdout
+
+
+def test_version(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["--version"])
+    assert result.exit_code == 0
+    assert "0.1.0" in result.stdout
+
+
+def test_demo_prints_its_steps(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["--db", str(tmp_path / "unused.db"), "demo"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    steps = [
+        "1. Ingest the example episode",
+        "2. Recall with hybrid retrieval",
+        "3. Provenance",
+        "4. Delete turns",
+    ]
+    positions = [out.index(step) for step in [*steps, "5. Store now: 61 turns", "done in"]]
+    assert positions == sorted(positions)
+    assert "stored 63 turns and derived 70 memory objects" in out
+    assert "recalled objects naming the deleted clinic (Birchwood): 0" in out
+    assert not (tmp_path / "unused.db").exists()
+
+
+def test_demo_keep_writes_the_store(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "kept.db"
+    assert runner.invoke(main, ["--db", str(path), "demo", "--keep"]).exit_code == 0
+    stats = runner.invoke(main, ["--db", str(path), "stats", "--json"])
+    assert json.loads(stats.stdout)["counts"]["turns"] == 61
+
+
+def test_ingest_recall_stats(run, ingested: Result, db_path: str) -> None:
+    assert "ingested 63 turns from 1 episode(s)" in ingested.stdout
+    assert "70 memory objects derived" in ingested.stdout
+
+    recall = run(
+        "recall", "Which parking level is reserved for clinic patients?", "--as", "nurse_quinn", "--json"
+    )
+    assert recall.exit_code == 0, recall.output
+    data = json.loads(recall.stdout)
+    assert data["requester"] == "nurse_quinn"
+    assert data["decision"]["action"] == "answer"
+    assert 1 <= len(data["items"]) <= 5
+    assert any("P2" in item["text"] for item in data["items"])
+    assert {"object_id", "kind", "text", "sources", "episode_id", "observed_at", "scores"} <= data["items"][
+        0
+    ].keys()
+
+    turn_only = run("recall", "parking", "--as", "nurse_quinn", "--design", "turn", "-k", "2", "--json")
+    items = json.loads(turn_only.stdout)["items"]
+    assert len(items) == 2
+    assert {item["kind"] for item in items} == {"turn"}
+
+    stats = run("stats", "--json")
+    assert stats.exit_code == 0
+    data = json.loads(stats.stdout)
+    assert data["path"] == db_path
+    assert data["counts"]["turns"] == 63
+    assert data["counts"]["objects"] == 70
+    assert data["designs"] == ["turn", "session"]
+
+
+def test_human_readable_output(run, ingested: Result) -> None:
+    recall = run("recall", "lisinopril cough", "--as", "clinician_dr_varga", "-k", "2")
+    assert recall.exit_code == 0
+    assert recall.stdout.startswith("action: answer\nreason: open-access")
+    assert "\n1. " in recall.stdout and "\n2. " in recall.stdout and "\n3. " not in recall.stdout
+    assert "fused=" in recall.stdout
+    stats = run("stats")
+    assert "schema_version: 1" in stats.stdout
+    assert "turns: 63" in stats.stdout
+    assert "designs: turn, session" in stats.stdout
+
+
+def test_ingest_json_report(run, db_path: str) -> None:
+    result = run("ingest", demo_episode_path(), "--design", "turn", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "file": demo_episode_path(),
+        "source": "1 episode(s)",
+        "turns": 63,
+        "objects_added": 63,
+        "db": db_path,
+    }
+
+
+def test_ingest_plain_turns(run, ingested: Result, jsonl_file) -> None:
+    path = jsonl_file(
+        "turns.jsonl",
+        [{"turn_id": f"p{i}", "speaker": "nurse_quinn", "text": f"Plain note {i}."} for i in range(3)],
+    )
+    result = run("ingest", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["turns"] == 3
+    assert json.loads(run("stats", "--json").stdout)["counts"]["episodes"] == 2
+
+
+def test_bad_file_names_file_line_and_problem(run, ingested: Result, bad_gatemem_file) -> None:
+    before = json.loads(run("stats", "--json").stdout)
+    result = run("ingest", str(bad_gatemem_file.path))
+    assert_clean_error(
+        result, f"Error: {bad_gatemem_file.path}:{bad_gatemem_file.line}: ", bad_gatemem_file.problem
+    )
+    assert json.loads(run("stats", "--json").stdout) == before
+
+
+def test_bad_first_line(runner: CliRunner, jsonl_file, tmp_path: Path) -> None:
+    path = jsonl_file("bad.jsonl", ['{"episode_id": "x", '])
+    db = tmp_path / "never.db"
+    result = runner.invoke(main, ["--db", str(db), "ingest", str(path)])
+    assert_clean_error(result, f"{path}:1: invalid JSON")
+    assert not db.exists()
+
+
+def test_duplicate_ingest_is_refused(run, ingested: Result) -> None:
+    result = run("ingest", demo_episode_path())
+    assert_clean_error(result, "duplicate turn id", "demo_maple_clinic")
+    assert json.loads(run("stats", "--json").stdout)["counts"]["turns"] == 63
+
+
+def test_unknown_speaker_in_plain_turns(run, ingested: Result, jsonl_file) -> None:
+    path = jsonl_file("turns.jsonl", [{"turn_id": "p1", "speaker": "stranger", "text": "hi"}])
+    assert_clean_error(run("ingest", str(path)), "unknown principal 'stranger'")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["recall", "parking", "--as", "mallory"], "unknown principal 'mallory'"),
+        (["recall", "parking", "--as", "nurse_quinn", "-k", "0"], "k must be between"),
+        (["recall", "   ", "--as", "nurse_quinn"], "query is empty"),
+        (["recall", "parking", "--as", "nurse_quinn", "--as-of", "someday"], "not an ISO 8601"),
+        (["recall", "parking", "--as", "nurse_quinn", "--design", "profile"], "design 'profile' is not kept"),
+    ],
+)
+def test_recall_errors(run, ingested: Result, args: list[str], message: str) -> None:
+    assert_clean_error(run(*args), message)
+
+
+@pytest.mark.parametrize("command", [["stats"], ["recall", "x", "--as", "y"]])
+def test_missing_store(runner: CliRunner, tmp_path: Path, command: list[str]) -> None:
+    path = tmp_path / "absent.db"
+    result = runner.invoke(main, ["--db", str(path), *command])
+    assert_clean_error(result, "no store at", "ingest a file first")
+    assert not path.exists()
+
+
+def test_not_a_store(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("not a database " * 100)
+    assert_clean_error(runner.invoke(main, ["--db", str(path), "stats"]), "cannot use")
+
+
+def test_newer_store(runner: CliRunner, run, ingested: Result, db_path: str) -> None:
+    import sqlite3
+
+    connection = sqlite3.connect(db_path)
+    connection.execute("PRAGMA user_version = 99")
+    connection.commit()
+    connection.close()
+    assert_clean_error(run("stats"), "newer than this govmem")
+
+
+def test_usage_errors(run) -> None:
+    missing = run("ingest", "/no/such/file.jsonl")
+    assert missing.exit_code == 2
+    assert "does not exist" in missing.stderr
+    no_requester = run("recall", "parking")
+    assert no_requester.exit_code == 2
+    assert "Missing option '--as'" in no_requester.stderr
+
+
+def test_db_from_the_environment(runner: CliRunner, db_path: str) -> None:
+    result = runner.invoke(main, ["ingest", demo_episode_path()], env={"GOVMEM_DB": db_path})
+    assert result.exit_code == 0, result.output
+    assert Path(db_path).exists()

@@ -1,0 +1,84 @@
+"""Lexical retrieval: free text becomes a safe FTS5 expression; BM25 over the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from govmem import Memory
+from govmem.retrieval.lexical import STOP_WORDS, match_expression, query_terms
+
+
+def test_query_terms_drop_stop_words_and_repeats() -> None:
+    assert query_terms("What is the Voucher number? The voucher, please!") == ["voucher", "number"]
+
+
+def test_query_terms_keep_unicode_words_and_digits() -> None:
+    assert query_terms("Café Müller at 9:45, room_2") == ["café", "müller", "9", "45", "room", "2"]
+
+
+def test_query_terms_limit() -> None:
+    words = " ".join(f"w{i}" for i in range(50))
+    assert query_terms(words) == [f"w{i}" for i in range(32)]
+    assert query_terms(words, max_terms=3) == ["w0", "w1", "w2"]
+
+
+def test_match_expression_quotes_and_ors() -> None:
+    assert match_expression("Garage validation voucher") == '"garage" OR "validation" OR "voucher"'
+
+
+@pytest.mark.parametrize("text", ["", "   ", "what is it?", "?!.,", "the and of"])
+def test_match_expression_without_content_words(text: str) -> None:
+    assert match_expression(text) is None
+
+
+def test_stop_words_are_lower_case() -> None:
+    assert all(word == word.lower() for word in STOP_WORDS)
+    assert {"the", "what", "please"} <= STOP_WORDS
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        'NEAR(voucher "P2") OR -exit* AND col:1 ^start',
+        'voucher" OR "',
+        "voucher) AND (",
+        "{voucher} * - + :",
+        "voucher NOT AND OR",
+    ],
+)
+def test_fts_syntax_in_queries_is_harmless(memory: Memory, query: str) -> None:
+    expression = match_expression(query)
+    assert expression is not None
+    hits = memory.store.lexical_search(expression, 10, ["turn"], None)
+    texts = [obj.text for obj in memory.store.get_objects([key for key, _ in hits]).values()]
+    assert any("V-2207" in text for text in texts)
+    assert memory.recall("nurse_quinn", query, design="turn").action == "answer"
+
+
+def test_query_with_only_stop_words_still_recalls_by_embedding(memory: Memory) -> None:
+    result = memory.recall("nurse_quinn", "what is it?", k=3)
+    assert result.action == "answer"
+    assert all(set(item.scores) == {"dense", "fused"} for item in result.items)
+
+
+def test_lexical_search_ranks_and_stems(memory: Memory) -> None:
+    hits = memory.store.lexical_search(match_expression("validations vouchers"), 50, ["turn"], None)
+    objects = memory.store.get_objects([key for key, _ in hits])
+    ranked = [objects[key].sources[0] for key, _ in hits]
+    assert ranked[0] == "t037"  # the only turn with both words
+    assert set(ranked) == {"t004", "t036", "t037"}
+    scores = [score for _, score in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert all(score > 0 for score in scores)
+
+
+def test_lexical_search_limit_kinds_and_as_of(memory: Memory) -> None:
+    expression = match_expression("lisinopril")
+    both = memory.store.lexical_search(expression, 50, None, None)
+    turns = memory.store.lexical_search(expression, 50, ["turn"], None)
+    sessions = memory.store.lexical_search(expression, 50, ["session"], None)
+    assert {k for k, _ in both} == {k for k, _ in turns} | {k for k, _ in sessions}
+    assert len(memory.store.lexical_search(expression, 2, None, None)) == 2
+    early = memory.store.lexical_search(expression, 50, ["turn"], "2026-03-09T23:59:59")
+    objects = memory.store.get_objects([k for k, _ in early])
+    assert {obj.sources[0] for obj in objects.values()} == {"t008", "t009", "t013"}

@@ -19,7 +19,9 @@ class Principal:
 class Relationship:
     """A typed edge from a principal to a subject (a principal or a resource).
 
-    ``attributes`` keeps whatever else the source said (scope, access level, expiry).
+    ``target_id`` is empty for a relationship to no particular subject (a role
+    such as "housing staff"). ``attributes`` keeps whatever else the source said
+    (scope, access level, expiry).
     """
 
     type: str

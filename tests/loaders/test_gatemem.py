@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from govmem import Episode, LoadError, Memory, Principal, read_episodes
@@ -90,7 +92,7 @@ def test_missing_file(tmp_path) -> None:
         (lambda r: r.pop("turns"), "missing 'turns'"),
         (lambda r: r["entities"]["principals"][0].pop("role"), "principal #1 needs"),
         (lambda r: r["entities"]["relationships"][0].pop("type"), "relationship without a 'type'"),
-        (lambda r: r["entities"]["relationships"][0].pop("patient_id"), "names no principal and target"),
+        (lambda r: r["entities"]["relationships"][0].pop("clinician_id"), "names no principal"),
         (
             lambda r: r["entities"]["relationships"][0].update(clinician_id="dr_ghost"),
             "names unknown principal 'dr_ghost'",
@@ -128,3 +130,22 @@ def test_turn_episode_id_is_the_episodes() -> None:
         "turns": [{"turn_id": "t1", "speaker": "a", "text": "hi", "episode_id": "elsewhere"}],
     }
     assert episode_from(record).turns[0].episode_id == "ep"
+
+
+def test_relationship_without_target_keeps_an_empty_target() -> None:
+    relationship = relationship_from({"type": "housing_staff", "principal_id": "p1", "access_scope": "all"})
+    assert (relationship.principal_id, relationship.target_id) == ("p1", "")
+    assert relationship.attributes == {"principal_id": "p1", "access_scope": "all"}
+
+
+SHARED_GATEMEM = Path(__file__).resolve().parents[3] / "shared" / "data" / "gatemem"
+
+
+@pytest.mark.skipif(not SHARED_GATEMEM.is_dir(), reason="the shared GateMem data is not beside the repo")
+@pytest.mark.parametrize("domain", ["medical", "office", "education", "household"])
+def test_every_development_episode_loads(domain: str) -> None:
+    episodes = read_episodes(SHARED_GATEMEM / domain / "episodes.jsonl")
+    assert episodes
+    for episode in episodes:
+        speakers = {t.speaker for t in episode.turns}
+        assert speakers <= {p.principal_id for p in episode.principals}

@@ -48,17 +48,18 @@ def relationship_from(record: Mapping[str, Any]) -> Relationship:
     """A relationship from GateMem's typed dicts (``clinician_id``/``patient_id``, ...).
 
     The actor is the first of :data:`ACTOR_KEYS`, the target the first of
-    :data:`TARGET_KEYS`; the whole record is kept as attributes.
+    :data:`TARGET_KEYS` (empty when there is none, as for "housing staff" in
+    general); the whole record is kept as attributes.
     """
     kind = record.get("type")
     if not isinstance(kind, str) or not kind:
         raise InputError("relationship without a 'type'")
     actor = next((record[k] for k in ACTOR_KEYS if isinstance(record.get(k), str)), None)
     target = next((record[k] for k in TARGET_KEYS if isinstance(record.get(k), str)), None)
-    if actor is None or target is None:
-        raise InputError(f"relationship {kind!r} names no principal and target")
+    if actor is None:
+        raise InputError(f"relationship {kind!r} names no principal")
     attributes = {k: v for k, v in record.items() if k != "type"}
-    return Relationship(kind, actor, target, attributes)
+    return Relationship(kind, actor, target or "", attributes)
 
 
 def episode_from(record: Any) -> Episode:

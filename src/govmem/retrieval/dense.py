@@ -1,10 +1,13 @@
-"""Dense retrieval: exact cosine search over every stored vector, in numpy.
+"""Dense retrieval: cosine search over every stored vector, in numpy.
 
 The vectors live in the store (and are erased with their rows); this index is a
 copy in memory, rebuilt from the store when another process changed it. Rows are
-kept in a growable buffer; removal swaps the last row into the hole, so deleting a
-vector is O(1) per row and the buffer never holds a deleted vector's bytes past
-the live count.
+kept in a growable buffer; removal swaps the last row into the hole and zeroes
+the freed row, so a deleted vector's bytes do not linger in the buffer.
+
+Search is exact below ``ann_threshold`` rows. Above it, an :class:`AnnCache`
+proposes candidates which are filtered by the same row mask and re-scored
+exactly, with exact search as the fallback when too few candidates pass.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from govmem.retrieval.ann import AnnCache
+
 UNDATED = np.iinfo(np.int64).min
+ANN_THRESHOLD = 200_000
+ANN_OVERSAMPLE = 4
 
 
 def epoch_seconds(timestamps: Sequence[str | None]) -> np.ndarray:
@@ -27,8 +34,11 @@ def epoch_seconds(timestamps: Sequence[str | None]) -> np.ndarray:
 class DenseIndex:
     """Exact top-k by inner product over unit vectors, with per-row kind and time."""
 
-    def __init__(self, dim: int, capacity: int = 1024):
+    def __init__(self, dim: int, capacity: int = 1024, ann_threshold: int | None = ANN_THRESHOLD):
         self.dim = dim
+        self.ann_threshold = ann_threshold
+        self._ann: AnnCache | None = None
+        self._row_of_key = np.full(capacity, -1, dtype=np.int64)
         self._vectors = np.zeros((capacity, dim), dtype=np.float32)
         self._keys = np.zeros(capacity, dtype=np.int64)
         self._kinds = np.zeros(capacity, dtype=np.int16)
@@ -78,21 +88,36 @@ class DenseIndex:
         self._keys[self._size : end] = keys
         self._kinds[self._size : end] = [self._kind_code(k) for k in kinds]
         self._observed[self._size : end] = epoch_seconds(observed_at)
+        keys_array = np.asarray(keys, dtype=np.int64)
+        if n and keys_array.max() >= len(self._row_of_key):
+            grown = np.full(max(int(keys_array.max()) + 1, 2 * len(self._row_of_key)), -1, dtype=np.int64)
+            grown[: len(self._row_of_key)] = self._row_of_key
+            self._row_of_key = grown
+        self._row_of_key[keys_array] = np.arange(self._size, end)
         self._size = end
+        if self._ann is not None:
+            self._ann.add(keys_array, vectors)
 
     def remove(self, keys: Sequence[int]) -> int:
         """Remove rows by key; returns how many were present."""
         if not len(keys) or not self._size:
             return 0
-        rows = np.flatnonzero(np.isin(self.keys, np.asarray(keys, dtype=np.int64)))
-        for row in sorted(rows.tolist(), reverse=True):
+        wanted = np.unique(np.asarray(keys, dtype=np.int64))
+        wanted = wanted[(wanted >= 0) & (wanted < len(self._row_of_key))]
+        rows = self._row_of_key[wanted]
+        present = wanted[rows >= 0]
+        for row in sorted(rows[rows >= 0].tolist(), reverse=True):
             last = self._size - 1
+            self._row_of_key[self._keys[row]] = -1
             if row != last:
                 for array in (self._vectors, self._keys, self._kinds, self._observed):
                     array[row] = array[last]
+                self._row_of_key[self._keys[row]] = row
             self._vectors[last] = 0.0
             self._size = last
-        return len(rows)
+        if self._ann is not None:
+            self._ann.remove(present)
+        return len(present)
 
     def candidate_mask(
         self,
@@ -116,8 +141,42 @@ class DenseIndex:
             narrow(np.isin(self.keys, np.asarray(list(allowed), dtype=np.int64)))
         return mask
 
+    @property
+    def approximate(self) -> bool:
+        return self.ann_threshold is not None and self._size >= self.ann_threshold
+
     def search(self, query: np.ndarray, k: int, mask: np.ndarray | None = None) -> list[tuple[int, float]]:
         """(key, cosine) of the ``k`` best rows, best first, among rows where ``mask``."""
+        if not self._size or k <= 0:
+            return []
+        query = query.astype(np.float32)
+        if self.approximate:
+            found = self._search_approximate(query, k, mask)
+            if found is not None:
+                return found
+        return self.search_exact(query, k, mask)
+
+    def _search_approximate(
+        self, query: np.ndarray, k: int, mask: np.ndarray | None
+    ) -> list[tuple[int, float]] | None:
+        if self._ann is None:
+            self._ann = AnnCache(self.dim)
+            self._ann.add(self.keys, self.vectors)
+        keys = self._ann.search(query, k * ANN_OVERSAMPLE)
+        rows = self._row_of_key[keys[keys < len(self._row_of_key)]]
+        rows = rows[rows >= 0]
+        if mask is not None:
+            rows = rows[mask[rows]]
+        if len(rows) < min(k, self._size):
+            return None
+        scores = self._vectors[rows] @ query
+        best = np.argsort(-scores, kind="stable")[:k]
+        return [(int(self._keys[rows[i]]), float(scores[i])) for i in best]
+
+    def search_exact(
+        self, query: np.ndarray, k: int, mask: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
+        """Exact top-k: the reference the approximate path is measured against."""
         if not self._size or k <= 0:
             return []
         scores = self.vectors @ query.astype(np.float32)

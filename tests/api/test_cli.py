@@ -226,3 +226,22 @@ def test_db_from_the_environment(runner: CliRunner, db_path: str) -> None:
     result = runner.invoke(main, ["ingest", demo_episode_path()], env={"GOVMEM_DB": db_path})
     assert result.exit_code == 0, result.output
     assert Path(db_path).exists()
+
+
+def _command_paths(group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    import click
+
+    paths = []
+    for name, command in group.commands.items():
+        paths.append((*prefix, name))
+        if isinstance(command, click.Group):
+            paths.extend(_command_paths(command, (*prefix, name)))
+    return paths
+
+
+def test_every_command_is_listed_and_documented() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    paths = _command_paths(main)
+    assert sorted(paths) == sorted(tuple(c) for c in COMMANDS if c)
+    for path in paths:
+        assert f"govmem {' '.join(path)}" in readme or f"--db clinic.db {' '.join(path)}" in readme, path

@@ -23,7 +23,7 @@ def test_embedders_give_unit_vectors(name: str, dim: int) -> None:
 
 
 def test_unknown_embedder_names_the_choices() -> None:
-    with pytest.raises(EmbedderError, match="unknown embedder 'bert'.*wordllama"):
+    with pytest.raises(EmbedderError, match=r"unknown embedder 'bert'.*wordllama"):
         load_embedder("bert")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from govmem import Memory
-from govmem.retrieval.lexical import STOP_WORDS, match_expression, query_terms
+from govmem.retrieval.lexical import STOP_WORDS, match_expression, query_terms, select_terms
 
 
 def test_query_terms_drop_stop_words_and_repeats() -> None:
@@ -82,3 +82,34 @@ def test_lexical_search_limit_kinds_and_as_of(memory: Memory) -> None:
     early = memory.store.lexical_search(expression, 50, ["turn"], "2026-03-09T23:59:59")
     objects = memory.store.get_objects([k for k, _ in early])
     assert {obj.sources[0] for obj in objects.values()} == {"t008", "t009", "t013"}
+
+
+def test_select_terms_keeps_the_rarest_within_the_budget() -> None:
+    terms = ["clinic", "apixaban", "walter", "zzz"]
+    frequencies = {"clinic": 900, "apixaban": 3, "walter": 120, "zzz": 0}
+    assert select_terms(terms, frequencies, budget=1000) == ["apixaban", "walter"]
+    assert select_terms(terms, frequencies, budget=2000) == ["clinic", "apixaban", "walter"]
+    assert select_terms(terms, frequencies, budget=2) == []
+
+
+def test_document_frequencies_use_the_indexed_form_of_words(memory: Memory) -> None:
+    frequencies = memory.store.document_frequencies(["walter", "validated", "nonexistentword"])
+    assert frequencies is not None
+    assert frequencies["walter"] > 10
+    assert frequencies["validated"] >= 1  # porter: "validated" is indexed as "valid"
+    assert frequencies["nonexistentword"] == 0
+
+
+def test_small_stores_keep_every_word(memory: Memory) -> None:
+    assert memory.retriever.lexical_terms("Walter garage voucher") == ["walter", "garage", "voucher"]
+
+
+def test_large_store_drops_common_words(memory: Memory) -> None:
+    memory.retriever.postings_budget = 5
+    assert memory.retriever.lexical_terms("Walter garage voucher") == ["voucher"]
+
+
+def test_sqlite3_driver_cannot_count_and_keeps_every_word(tmp_path) -> None:
+    with Memory(str(tmp_path / "plain.db"), driver="sqlite3") as memory:
+        assert memory.store.document_frequencies(["walter"]) is None
+        assert memory.retriever.lexical_terms("Walter garage") == ["walter", "garage"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -167,22 +167,35 @@ class Memory:
         """Store turns and derive their memory objects, all or nothing.
 
         Every turn is validated before the store is touched; a failure later (a
-        duplicate id, an unknown speaker) rolls the whole call back.
+        duplicate id, an unknown speaker) rolls the whole call back. Turn texts are
+        embedded on a second thread, a batch ahead of the SQLite writes (both
+        release the GIL), since verbatim designs only need each turn's vector.
         """
         validated = [as_turn(t) for t in turns]
+        batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         report, changes = WriteReport(), _Changes()
-        with self.store.transaction():
-            iterator = iter(validated)
-            while batch := list(islice(iterator, BATCH)):
-                stored = self.store.insert_turns(batch, [session_of(t) for t in batch])
-                known = {s.turn_key: s for s in stored}
-                for deriver in self.derivers:
-                    self._rederive(deriver, deriver.groups_of(stored), known, frozenset(), changes)
-                report.turns += len(stored)
-                report.turn_ids.extend(t.turn_id for t in batch)
-                if progress:
-                    progress(len(batch))
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-embed") as embedding:
+            vectors = [embedding.submit(self._embed_turns, batch) for batch in batches]
+            try:
+                with self.store.transaction():
+                    for batch, batch_vectors in zip(batches, vectors, strict=True):
+                        stored = self.store.insert_turns(batch, [session_of(t) for t in batch])
+                        keys = (s.turn_key for s in stored)
+                        changes.turn_vectors.update(zip(keys, batch_vectors.result(), strict=True))
+                        known = {s.turn_key: s for s in stored}
+                        for deriver in self.derivers:
+                            self._rederive(deriver, deriver.groups_of(stored), known, frozenset(), changes)
+                        report.turns += len(stored)
+                        report.turn_ids.extend(t.turn_id for t in batch)
+                        if progress:
+                            progress(len(batch))
+            finally:
+                for future in vectors:
+                    future.cancel()
         return self._publish(report, changes)
+
+    def _embed_turns(self, turns: Sequence[Turn]) -> np.ndarray:
+        return self.embedder.embed_documents([t.text for t in turns])
 
     def ingest_episodes(
         self, episodes: Iterable[Episode], progress: Callable[[int], None] | None = None

@@ -5,7 +5,8 @@ own. Every figure is printed next to a baseline measured in the same run:
 
 - ingest is compared with embedding the same texts alone (the embedder is the
   floor of any ingest that embeds);
-- recall is compared with a bare dense top-k over the same vectors.
+- recall is compared with an exact dense top-k over the same vectors (and,
+  where the approximate index serves, its recall@10 against that exact top-k).
 
 Figures are medians over the repeats. Run with ``govmem bench performance``.
 """
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -34,31 +36,34 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_worker(size: int, seed: int, queries: int) -> dict[str, Any]:
-    """One measured run in this process: ingest ``size`` turns, then recall."""
+    """One measured run in this process: ingest ``size`` turns, then recall.
+
+    Turns are generated batch by batch, outside the timed calls, so neither the
+    generator's time nor a list of every turn counts against govmem.
+    """
     from govmem.api.memory import Memory
     from govmem.bench.synthetic import PRINCIPALS, synthetic_queries, synthetic_turns
     from govmem.models import Principal
-    from govmem.retrieval.lexical import match_expression
+    from govmem.retrieval.lexical import or_expression
 
-    turns = list(synthetic_turns(size, seed=seed))
     questions = synthetic_queries(queries, seed=seed + 1)
     figures: dict[str, Any] = {"size": size, "seed": seed}
     with tempfile.TemporaryDirectory(prefix="govmem-bench-") as folder:
         path = os.path.join(folder, "bench.db")
         with Memory(path) as memory:
             memory.add_principals(Principal(p, "member") for p in PRINCIPALS)
-            sample = [t.text for t in turns[:EMBED_BASELINE_TURNS]]
+            sample = [t.text for t in islice(synthetic_turns(size, seed=seed), EMBED_BASELINE_TURNS)]
             started = time.perf_counter()
             memory.embedder.embed_documents(sample)
             figures["baseline_embed_turns_per_s"] = len(sample) / (time.perf_counter() - started)
 
-            started = time.perf_counter()
-            for start in range(0, size, BATCH_TURNS):
-                memory.ingest_many(turns[start : start + BATCH_TURNS])
-            elapsed = time.perf_counter() - started
+            turns, elapsed = synthetic_turns(size, seed=seed), 0.0
+            while batch := list(islice(turns, BATCH_TURNS)):
+                started = time.perf_counter()
+                memory.ingest_many(batch)
+                elapsed += time.perf_counter() - started
             figures["ingest_s"] = elapsed
             figures["ingest_turns_per_s"] = size / elapsed
-            del turns
 
             started = time.perf_counter()
             memory.recall(PRINCIPALS[0], questions[0])
@@ -73,18 +78,27 @@ def run_worker(size: int, seed: int, queries: int) -> dict[str, Any]:
             figures["recall_p99_ms"] = _percentile(latencies, 99)
 
             index = memory.retriever.index
-            dense, lexical = [], []
+            dense, exact, lexical, overlap, with_terms = [], [], [], 0, 0
             for question in questions:
                 vector = memory.embedder.embed_query(question)
                 started = time.perf_counter()
-                index.search(vector, 50)
+                found = index.search(vector, 50)
                 dense.append((time.perf_counter() - started) * 1000)
-                match = match_expression(question)
+                started = time.perf_counter()
+                reference = index.search_exact(vector, 50)
+                exact.append((time.perf_counter() - started) * 1000)
+                overlap += len({k for k, _ in found[:10]} & {k for k, _ in reference[:10]})
+                match = or_expression(memory.retriever.lexical_terms(question))
                 started = time.perf_counter()
                 if match:
+                    with_terms += 1
                     memory.store.lexical_search(match, 50)
                 lexical.append((time.perf_counter() - started) * 1000)
-            figures["baseline_dense_p50_ms"] = _percentile(dense, 50)
+            figures["dense_approximate"] = index.approximate
+            figures["dense_recall_at_10"] = overlap / (10 * len(questions))
+            figures["baseline_exact_dense_p50_ms"] = _percentile(exact, 50)
+            figures["dense_p50_ms"] = _percentile(dense, 50)
+            figures["lexical_query_share"] = with_terms / len(questions)
             figures["lexical_p50_ms"] = _percentile(lexical, 50)
             figures["lexical_p99_ms"] = _percentile(lexical, 99)
             figures["objects"] = memory.store.counts()["objects"]
@@ -108,12 +122,15 @@ def _run_in_subprocess(size: int, seed: int, queries: int) -> dict[str, Any]:
 SUMMARY = [
     ("ingest_turns_per_s", "ingest turns/s", "{:,.0f}"),
     ("baseline_embed_turns_per_s", "  baseline: embed only, turns/s", "{:,.0f}"),
-    ("first_recall_s", "first recall (loads index), s", "{:.2f}"),
+    ("first_recall_s", "first recall (loads/builds index), s", "{:.2f}"),
     ("recall_p50_ms", "recall p50, ms", "{:.2f}"),
     ("recall_p99_ms", "recall p99, ms", "{:.2f}"),
-    ("baseline_dense_p50_ms", "  baseline: bare dense top-50 p50, ms", "{:.2f}"),
-    ("lexical_p50_ms", "  of which FTS5 BM25 top-50 p50, ms", "{:.2f}"),
-    ("lexical_p99_ms", "  of which FTS5 BM25 top-50 p99, ms", "{:.2f}"),
+    ("baseline_exact_dense_p50_ms", "  baseline: exact dense top-50 p50, ms", "{:.2f}"),
+    ("dense_p50_ms", "  dense top-50 as served p50, ms", "{:.2f}"),
+    ("dense_recall_at_10", "  dense recall@10 vs exact", "{:.3f}"),
+    ("lexical_p50_ms", "  FTS5 BM25 top-50 p50, ms", "{:.2f}"),
+    ("lexical_p99_ms", "  FTS5 BM25 top-50 p99, ms", "{:.2f}"),
+    ("lexical_query_share", "  queries with lexical terms", "{:.2f}"),
     ("peak_rss_mb", "peak memory (RSS), MB", "{:,.0f}"),
     ("db_mb", "database files, MB", "{:,.0f}"),
 ]
@@ -139,7 +156,7 @@ def run_performance(
         medians["ingest_vs_embed_only"] = (
             medians["ingest_turns_per_s"] / medians["baseline_embed_turns_per_s"]
         )
-        medians["recall_vs_bare_dense"] = medians["recall_p50_ms"] / medians["baseline_dense_p50_ms"]
+        medians["recall_vs_exact_dense"] = medians["recall_p50_ms"] / medians["baseline_exact_dense_p50_ms"]
         results["sizes"][str(size)] = {"median": medians, "runs": runs}
     echo("")
     echo(f"medians over {repeats} run(s), {queries} queries each")
@@ -151,7 +168,7 @@ def run_performance(
         echo(f"{label:40}{row}")
     for key, label in (
         ("ingest_vs_embed_only", "ingest / embed-only throughput"),
-        ("recall_vs_bare_dense", "recall p50 / bare dense p50"),
+        ("recall_vs_exact_dense", "recall p50 / exact dense p50"),
     ):
         row = "".join(f"{results['sizes'][str(s)]['median'][key]:>14.2f}" for s in sizes)
         echo(f"{label:40}{row}")

@@ -14,7 +14,7 @@ import numpy as np
 from govmem.retrieval.dense import DenseIndex
 from govmem.retrieval.embedders import Embedder
 from govmem.retrieval.hybrid import reciprocal_rank_fusion
-from govmem.retrieval.lexical import match_expression
+from govmem.retrieval.lexical import POSTINGS_BUDGET, or_expression, query_terms, select_terms
 from govmem.store.base import Store
 
 
@@ -29,6 +29,8 @@ class HybridRetriever:
         self.store = store
         self.embedder = embedder
         self._index: DenseIndex | None = None
+        self._frequencies: dict[str, int] = {}
+        self.postings_budget = POSTINGS_BUDGET
 
     @property
     def index(self) -> DenseIndex:
@@ -37,6 +39,7 @@ class HybridRetriever:
         return self._index
 
     def _load(self) -> DenseIndex:
+        self._frequencies.clear()
         index = DenseIndex(self.embedder.dim)
         for keys, matrix, kinds, observed in self.store.iter_vectors():
             index.add(keys, matrix, kinds, observed)
@@ -56,9 +59,21 @@ class HybridRetriever:
 
     def _in_step(self) -> bool:
         """True when the loaded index misses only this process's own commits."""
+        self._frequencies.clear()
         if self.store.changed_elsewhere():
             self._index = None
         return self._index is not None
+
+    def lexical_terms(self, query: str) -> list[str]:
+        """The query's words that lexical search will use (rare ones on large stores)."""
+        terms = query_terms(query)
+        missing = [t for t in terms if t not in self._frequencies]
+        if missing:
+            found = self.store.document_frequencies(missing)
+            if found is None:
+                return terms
+            self._frequencies.update(found)
+        return select_terms(terms, self._frequencies, self.postings_budget)
 
     def search(
         self,
@@ -73,7 +88,7 @@ class HybridRetriever:
             return []
         allowed_list = sorted(allowed) if allowed is not None else None
         lexical: list[tuple[int, float]] = []
-        match = match_expression(query)
+        match = or_expression(self.lexical_terms(query))
         if match is not None:
             lexical = self.store.lexical_search(match, pool, kinds, as_of, allowed_list)
         index = self.index

@@ -8,7 +8,7 @@ autocommit mode and every write goes through :meth:`Database.transaction`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -48,6 +48,7 @@ class Database:
             raise StoreError(f"cannot open database {path!r}: {exc}") from exc
         self._depth = 0
         self._lock = threading.RLock()
+        self._tokenizers: dict[tuple[str, ...], Callable[[str], list[str]]] = {}
 
     @property
     def version_tuple(self) -> tuple[int, ...]:
@@ -72,6 +73,20 @@ class Database:
 
     def iterate(self, sql: str, params: Sequence[Any] = ()) -> Iterator[Row]:
         yield from self._conn.execute(sql, params)
+
+    def fts5_tokenizer(self, spec: tuple[str, ...]) -> Callable[[str], list[str]] | None:
+        """FTS5's tokenizer ``spec`` in query mode, or None on the sqlite3 driver."""
+        if self.driver != "apsw":
+            return None
+        if spec not in self._tokenizers:
+            tokenizer = self._conn.fts5_tokenizer(spec[0], list(spec[1:]))
+
+            def tokenize(text: str) -> list[str]:
+                found = tokenizer(text.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)
+                return [token for _, _, token, *_ in found]
+
+            self._tokenizers[spec] = tokenize
+        return self._tokenizers[spec]
 
     @contextmanager
     def transaction(self) -> Iterator[Database]:

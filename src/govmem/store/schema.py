@@ -68,6 +68,7 @@ CREATE VIRTUAL TABLE objects_fts USING fts5(
     content_rowid = 'object_key',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE objects_vocab USING fts5vocab(objects_fts, 'row');
 """
 
 

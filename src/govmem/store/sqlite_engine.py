@@ -22,6 +22,8 @@ from govmem.store.schema import migrate, schema_version
 
 _CHUNK = 500
 
+FTS_TOKENIZER = ("porter", "unicode61", "remove_diacritics", "2")
+
 _TURN_COLUMNS = "turn_key, episode_id, turn_id, session_id, speaker_id, timestamp, kind, text"
 
 
@@ -370,6 +372,25 @@ class SQLiteStore:
             (*params, limit),
         )
         return [(key, -score) for key, score in rows]
+
+    def document_frequencies(self, words: Sequence[str]) -> dict[str, int] | None:
+        """How many objects each word (as FTS5 tokenizes it) occurs in; None if unknown.
+
+        Needs FTS5's own tokenizer to find the indexed form of a word, which only
+        the apsw driver exposes.
+        """
+        tokenize = self.db.fts5_tokenizer(FTS_TOKENIZER)
+        if tokenize is None:
+            return None
+        frequencies = {}
+        for word in words:
+            tokens = tokenize(word)
+            counts = [
+                self.db.scalar("SELECT doc FROM objects_vocab WHERE term = ?", (token,)) or 0
+                for token in tokens
+            ]
+            frequencies[word] = min(counts, default=0)
+        return frequencies
 
     def iter_vectors(
         self, batch: int = 65536

@@ -15,15 +15,7 @@ MAX_TURN_CHARS = 100_000
 def as_turn(value: Turn | Mapping[str, Any], episode_id: str | None = None) -> Turn:
     """A validated turn from a :class:`Turn` or a mapping (flat or GateMem-shaped)."""
     if isinstance(value, Turn):
-        fields = {
-            "turn_id": value.turn_id,
-            "speaker": value.speaker,
-            "text": value.text,
-            "episode_id": value.episode_id,
-            "timestamp": value.timestamp,
-            "kind": value.kind,
-            "session_id": value.session_id,
-        }
+        fields = dict(vars(value))
     elif isinstance(value, Mapping):
         speaker = value.get("speaker")
         if isinstance(speaker, Mapping):
@@ -55,5 +47,10 @@ def as_turn(value: Turn | Mapping[str, Any], episode_id: str | None = None) -> T
             f"turn {fields['turn_id']!r}: text is {len(fields['text'])} characters; "
             f"the limit is {MAX_TURN_CHARS}"
         )
-    fields["timestamp"] = normalize_timestamp(fields["timestamp"], f"turn {fields['turn_id']!r} timestamp")
+    try:
+        fields["timestamp"] = normalize_timestamp(fields["timestamp"])
+    except InputError as exc:
+        raise InputError(f"turn {fields['turn_id']!r}: {exc}") from None
+    if isinstance(value, Turn) and fields == vars(value):
+        return value
     return Turn(**fields)

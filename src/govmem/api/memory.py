@@ -278,8 +278,12 @@ class Memory:
         if missing:
             embedded = self.embedder.embed_documents([turns[k].turn.text for k in missing])
             cache.update(zip(missing, embedded, strict=True))
-        if pooled:
-            vectors[pooled] = mean_of_sources([drafts[i].source_keys for i in pooled], cache)
+        single = [i for i in pooled if len(drafts[i].source_keys) == 1]
+        if single:
+            vectors[single] = np.stack([cache[drafts[i].source_keys[0]] for i in single])
+        several = [i for i in pooled if len(drafts[i].source_keys) > 1]
+        if several:
+            vectors[several] = mean_of_sources([drafts[i].source_keys for i in several], cache)
         return vectors
 
     def _publish(self, report: WriteReport, changes: _Changes) -> WriteReport:

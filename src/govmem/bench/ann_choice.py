@@ -1,7 +1,7 @@
 """Benchmark exact numpy search against approximate nearest-neighbour indexes.
 
-govmem searches stored embeddings exactly (``M @ q`` then ``np.argpartition``).
-An approximate index may serve large stores, but only as a rebuildable cache
+govmem searches stored embeddings exactly (``M @ q`` then ``np.argpartition``) on
+small stores. An approximate index serves large stores, but only as a rebuildable cache
 over SQLite. This script measures what each option costs and returns, so the
 choice can be recorded with numbers:
 

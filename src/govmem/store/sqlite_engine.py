@@ -85,7 +85,7 @@ class SQLiteStore:
         return self.db.scalar("SELECT value FROM meta WHERE key = ?", (key,))
 
     def set_meta(self, key: str, value: str) -> None:
-        with self.transaction():
+        with self.db.atomic():
             self.db.execute(
                 "INSERT INTO meta(key, value) VALUES (?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -101,7 +101,7 @@ class SQLiteStore:
     # governance state
 
     def put_principals(self, principals: Sequence[Principal]) -> None:
-        with self.transaction():
+        with self.db.atomic():
             self.db.executemany(
                 "INSERT INTO principals(principal_id, role, display_name) VALUES (?, ?, ?) "
                 "ON CONFLICT(principal_id) DO UPDATE SET role = excluded.role, "
@@ -123,7 +123,7 @@ class SQLiteStore:
         return [Principal(*row) for row in rows]
 
     def put_relationships(self, relationships: Sequence[Relationship]) -> None:
-        with self.transaction():
+        with self.db.atomic():
             known = self._known_principals({r.principal_id for r in relationships})
             for relationship in relationships:
                 if relationship.principal_id not in known:
@@ -168,7 +168,7 @@ class SQLiteStore:
 
     def insert_turns(self, turns: Sequence[Turn], session_ids: Sequence[str]) -> list[StoredTurn]:
         """Insert turns in the current transaction; raise naming the first bad one."""
-        with self.transaction():
+        with self.db.atomic():
             speakers = {t.speaker for t in turns}
             missing = speakers - self._known_principals(speakers)
             if missing:
@@ -185,15 +185,15 @@ class SQLiteStore:
                 for t in (s.turn,)
             ]
             try:
-                with self.transaction():
-                    self.db.executemany(f"INSERT INTO turns({_TURN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
+                self.db.executemany(f"INSERT INTO turns({_TURN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
             except driver_errors() as exc:
                 if "UNIQUE" in str(exc):
-                    raise self._duplicate(turns) from None
+                    raise self._duplicate(turns, first) from None
                 raise
         return stored
 
-    def _duplicate(self, turns: Sequence[Turn]) -> DuplicateTurn:
+    def _duplicate(self, turns: Sequence[Turn], first_new_key: int) -> DuplicateTurn:
+        """The duplicate behind a failed insert; rows of the failed batch have keys >= ``first_new_key``."""
         seen: set[tuple[str, str]] = set()
         for turn in turns:
             key = (turn.episode_id, turn.turn_id)
@@ -201,7 +201,8 @@ class SQLiteStore:
                 return DuplicateTurn(*key)
             seen.add(key)
         for turn in turns:
-            if self.turn_keys(turn.episode_id, [turn.turn_id]):
+            stored = self.turn_keys(turn.episode_id, [turn.turn_id])
+            if stored and stored[turn.turn_id] < first_new_key:
                 return DuplicateTurn(turn.episode_id, turn.turn_id)
         return DuplicateTurn("?", "?")  # pragma: no cover - the constraint named a duplicate
 
@@ -239,7 +240,7 @@ class SQLiteStore:
 
     def delete_turns(self, keys: Sequence[int]) -> None:
         """Delete turns; every object derived from them must already be gone."""
-        with self.transaction():
+        with self.db.atomic():
             for chunk in _chunks(keys):
                 marks = _placeholders(len(chunk))
                 if self.db.scalar(f"SELECT count(*) FROM object_sources WHERE turn_key IN ({marks})", chunk):
@@ -251,7 +252,7 @@ class SQLiteStore:
     def insert_objects(self, drafts: Sequence[ObjectDraft], vectors: np.ndarray) -> list[int]:
         if len(drafts) != len(vectors):
             raise ValueError("one vector per object draft")
-        with self.transaction():
+        with self.db.atomic():
             first = self._next_key("objects")
             keys = list(range(first, first + len(drafts)))
             self.db.executemany(
@@ -309,7 +310,7 @@ class SQLiteStore:
         return sorted(result)
 
     def delete_objects(self, keys: Sequence[int]) -> None:
-        with self.transaction():
+        with self.db.atomic():
             for chunk in _chunks(keys):
                 marks = _placeholders(len(chunk))
                 rows = self.db.execute(

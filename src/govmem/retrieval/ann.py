@@ -31,7 +31,7 @@ TRAINING_ITERATIONS = 10
 class AnnCache:
     """IVF (inner product) over unit vectors; ``nlist`` about 2 * sqrt(n)."""
 
-    def __init__(self, keys: np.ndarray, vectors: np.ndarray, nprobe: int = 32, seed: int = 0):
+    def __init__(self, keys: np.ndarray, vectors: np.ndarray, nprobe: int = 64, seed: int = 0):
         logging.getLogger("faiss.loader").setLevel(logging.WARNING)
         try:
             import faiss

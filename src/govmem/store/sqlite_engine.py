@@ -63,6 +63,7 @@ class SQLiteStore:
             migrate(self.db)
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
+            self.db.execute("PRAGMA wal_autocheckpoint = 16384")
         except driver_errors() as exc:
             self.db.close()
             raise StoreError(f"cannot use {path!r} as a govmem database: {exc}") from exc

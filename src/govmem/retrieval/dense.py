@@ -155,7 +155,11 @@ class DenseIndex:
         if as_of is not None:
             narrow(self._observed[: self._size] <= epoch_seconds([as_of])[0])
         if allowed is not None:
-            narrow(np.isin(self.keys, np.asarray(list(allowed), dtype=np.int64)))
+            keys = np.asarray(list(allowed), dtype=np.int64)
+            rows = self._row_of_key[keys[(keys >= 0) & (keys < len(self._row_of_key))]]
+            permitted = np.zeros(self._size, dtype=bool)
+            permitted[rows[rows >= 0]] = True
+            narrow(permitted)
         return mask
 
     @property

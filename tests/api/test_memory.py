@@ -301,6 +301,38 @@ def test_failure_midway_stores_nothing_and_keeps_the_index(memory: Memory, snaps
     assert memory.ingest_many(new_turns(5)).turns == 5
 
 
+def test_batch_size_changes_no_object_and_rewrites_none(tmp_path, monkeypatch) -> None:
+    turns = [
+        Turn(
+            f"b{i}",
+            "p0",
+            f"Line {i} about cabinet {i % 7}.",
+            "ep",
+            "2026-03-13T09:00",
+            session_id=f"s{i // 17}",
+        )
+        for i in range(60)
+    ]
+
+    def ingest(path, batch: int) -> tuple[dict, np.ndarray, int]:
+        monkeypatch.setattr(memory_module, "BATCH", batch)
+        with Memory(str(path)) as memory:
+            memory.add_principal("p0", "member")
+            report = memory.ingest_many(turns)
+            used = memory.store.db.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'objects'")
+            content = objects_by_key(memory)
+            index = memory.retriever.index
+            by_content = {content[int(key)]: index.vectors[row] for row, key in enumerate(index.keys)}
+            ordered = sorted(by_content)
+            return ordered, np.stack([by_content[c] for c in ordered]), used - report.objects_added
+
+    whole, whole_vectors, _ = ingest(tmp_path / "whole.db", 4096)
+    split, split_vectors, rewritten = ingest(tmp_path / "split.db", 5)  # groups straddle every batch
+    assert split == whole
+    np.testing.assert_allclose(split_vectors, whole_vectors, atol=1e-6)
+    assert rewritten == 0  # a group straddling two batches is derived once, not derived and replaced
+
+
 # 7. store basics and recall inputs
 
 

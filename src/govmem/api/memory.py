@@ -30,7 +30,7 @@ from govmem.store.sqlite_engine import SQLiteStore
 from govmem.validation import as_turn
 
 DEFAULT_DESIGNS = ("turn", "session")
-BATCH = 4096
+BATCH = 2048
 
 
 @dataclass
@@ -174,17 +174,26 @@ class Memory:
         validated = [as_turn(t) for t in turns]
         batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         report, changes = WriteReport(), _Changes()
+        open_groups: dict[int, set[str]] = {}
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-embed") as embedding:
             vectors = [embedding.submit(self._embed_turns, batch) for batch in batches]
             try:
                 with self.store.transaction():
-                    for batch, batch_vectors in zip(batches, vectors, strict=True):
+                    for number, (batch, batch_vectors) in enumerate(zip(batches, vectors, strict=True)):
                         stored = self.store.insert_turns(batch, [session_of(t) for t in batch])
                         keys = (s.turn_key for s in stored)
                         changes.turn_vectors.update(zip(keys, batch_vectors.result(), strict=True))
                         known = {s.turn_key: s for s in stored}
-                        for deriver in self.derivers:
-                            self._rederive(deriver, deriver.groups_of(stored), known, frozenset(), changes)
+                        last = number == len(batches) - 1
+                        for index, deriver in enumerate(self.derivers):
+                            groups = deriver.groups_of(stored) | open_groups.pop(index, set())
+                            if not last:
+                                # The batch's last group may go on in the next batch:
+                                # deriving it once, later, spares a delete and rewrite.
+                                open_groups[index] = deriver.groups_of(stored[-1:])
+                                groups -= open_groups[index]
+                            if groups:
+                                self._rederive(deriver, groups, known, frozenset(), changes)
                         report.turns += len(stored)
                         report.turn_ids.extend(t.turn_id for t in batch)
                         if progress:

@@ -60,10 +60,14 @@ class SQLiteStore:
         try:
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.execute("PRAGMA secure_delete = ON")
+            # Only takes effect while the file is new. 16 KiB pages cut ingest CPU by
+            # about a fifth against 4 KiB (rows carry text and 1 KiB vectors).
+            self.db.execute("PRAGMA page_size = 16384")
             migrate(self.db)
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.execute("PRAGMA wal_autocheckpoint = 16384")
+            self.db.execute("PRAGMA cache_size = -65536")
         except driver_errors() as exc:
             self.db.close()
             raise StoreError(f"cannot use {path!r} as a govmem database: {exc}") from exc

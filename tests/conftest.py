@@ -64,8 +64,8 @@ def db_path(tmp_path: Path) -> str:
 
 @pytest.fixture
 def memory(db_path: str):
-    """A Memory on a file, with the demo episode ingested (turn and session designs)."""
-    with Memory(db_path) as memory:
+    """A Memory on a file under the medical pack, with the demo episode ingested (turn and session designs)."""
+    with Memory(db_path, policy="medical") as memory:
         memory.ingest_episodes(read_episodes(DEMO_PATH))
         yield memory
 
@@ -74,7 +74,7 @@ def memory(db_path: str):
 def two_episodes(tmp_path: Path):
     """A Memory holding the demo episode twice: as itself and as ``demo_copy`` (same turn ids)."""
     path = write_jsonl(tmp_path / "two.jsonl", [demo_record(), renamed_episode("demo_copy")])
-    with Memory(str(tmp_path / "two.db")) as memory:
+    with Memory(str(tmp_path / "two.db"), policy="medical") as memory:
         memory.ingest_episodes(read_episodes(path))
         yield memory
 

@@ -15,12 +15,15 @@ from govmem.errors import (
     GovmemError,
     InputError,
     LoadError,
+    NotVisible,
+    PolicyError,
     SchemaError,
     StoreError,
     UnknownPrincipal,
 )
 from govmem.loaders.gatemem import Episode, read_episodes
-from govmem.models import MemoryObject, Principal, Relationship, Turn
+from govmem.governance.policy_pack import PolicyPack, load_pack
+from govmem.models import Grant, MemoryObject, Principal, Relationship, Turn
 from govmem.read_path.recall import Decision, RecallItem, RecallResult
 
 __version__ = "0.1.0"
@@ -31,10 +34,14 @@ __all__ = [
     "EmbedderError",
     "Episode",
     "GovmemError",
+    "Grant",
     "InputError",
     "LoadError",
     "Memory",
     "MemoryObject",
+    "NotVisible",
+    "PolicyError",
+    "PolicyPack",
     "Principal",
     "RecallItem",
     "RecallResult",
@@ -44,5 +51,6 @@ __all__ = [
     "Turn",
     "UnknownPrincipal",
     "WriteReport",
+    "load_pack",
     "read_episodes",
 ]

@@ -4,7 +4,9 @@ GovmemError
 ├── InputError            bad input from a caller or a file; nothing was stored
 │   ├── LoadError         a file that cannot be read as turns (names file, line, problem)
 │   ├── UnknownPrincipal  a speaker or requester that the store does not know
-│   └── DuplicateTurn     a turn id already stored in the same episode
+│   ├── DuplicateTurn     a turn id already stored in the same episode
+│   ├── PolicyError       a policy pack or grant that cannot be used (names the problem)
+│   └── NotVisible        no such memory object for this requester (missing and denied alike)
 ├── StoreError            the database cannot be opened or used as asked
 │   └── SchemaError       the file's schema is newer than this govmem, or not govmem's
 └── EmbedderError         the embedding model cannot be loaded or does not match the store
@@ -60,3 +62,16 @@ class SchemaError(StoreError):
 
 class EmbedderError(GovmemError):
     """The embedder cannot be loaded, or does not match the vectors in the store."""
+
+
+class PolicyError(InputError):
+    """A policy pack, grant or governance request that cannot be used."""
+
+
+class NotVisible(InputError, LookupError):
+    """The requester may not see this object, or it does not exist: deliberately the same."""
+
+    def __init__(self, object_id: str, requester: str):
+        self.object_id = object_id
+        self.requester = requester
+        super().__init__(f"no memory object {object_id!r} for {requester!r}")

@@ -28,6 +28,13 @@ class Relationship:
     principal_id: str
     target_id: str
     attributes: dict[str, Any] = field(default_factory=dict)
+    valid_from: str | None = None
+    valid_until: str | None = None
+
+    def active_at(self, moment: str) -> bool:
+        return (self.valid_from is None or self.valid_from <= moment) and (
+            self.valid_until is None or moment < self.valid_until
+        )
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,13 @@ class MemoryObject:
     episode_id: str
     sources: tuple[str, ...]
     observed_at: str | None = None
+    group_id: str = ""
+    label_key: int | None = None
+    source_keys: tuple[int, ...] = ()
+
+    @property
+    def key(self) -> int:
+        return int(self.object_id.rsplit("-", 1)[1])
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,7 @@ class StoredTurn:
     turn_key: int
     turn: Turn
     session_id: str
+    label_key: int | None = None
 
 
 @dataclass(frozen=True)
@@ -84,3 +99,34 @@ class ObjectDraft:
     source_keys: tuple[int, ...]
     observed_at: str | None
     embed_text: bool = True
+    label_key: int | None = None
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A permission for ``grantee`` over ``subject_id``'s information on ``tags``.
+
+    Valid from ``valid_from`` (inclusive) until ``valid_until`` (exclusive); None
+    is open-ended. Consent is a grant whose grantor is the subject.
+    """
+
+    grantor: str
+    grantee: str
+    subject_id: str
+    tags: tuple[str, ...]
+    valid_from: str | None = None
+    valid_until: str | None = None
+    revocable: bool = True
+    revoked_at: str | None = None
+    grant_id: int | None = None
+
+    @property
+    def is_consent(self) -> bool:
+        return self.grantor == self.subject_id
+
+    def active_at(self, moment: str) -> bool:
+        return (
+            (self.valid_from is None or self.valid_from <= moment)
+            and (self.valid_until is None or moment < self.valid_until)
+            and (self.revoked_at is None or moment < self.revoked_at)
+        )

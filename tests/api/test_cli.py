@@ -11,7 +11,21 @@ from click.testing import CliRunner, Result
 from govmem.api.cli import main
 from govmem.api.demo import demo_episode_path
 
-COMMANDS = [[], ["ingest"], ["recall"], ["stats"], ["demo"], ["bench"], ["bench", "performance"]]
+COMMANDS = [
+    [],
+    ["ingest"],
+    ["recall"],
+    ["get"],
+    ["export"],
+    ["grant"],
+    ["revoke"],
+    ["decisions"],
+    ["policy"],
+    ["stats"],
+    ["demo"],
+    ["bench"],
+    ["bench", "performance"],
+]
 
 
 @pytest.fixture
@@ -30,7 +44,7 @@ def run(runner: CliRunner, db_path: str):
 
 @pytest.fixture
 def ingested(run) -> Result:
-    result = run("ingest", demo_episode_path())
+    result = run("ingest", demo_episode_path(), "--policy", "medical")
     assert result.exit_code == 0, result.output
     return result
 
@@ -63,11 +77,12 @@ def test_demo_prints_its_steps(runner: CliRunner, tmp_path: Path) -> None:
     out = result.stdout
     steps = [
         "1. Ingest the example episode",
-        "2. Recall with hybrid retrieval",
-        "3. Provenance",
-        "4. Delete turns",
+        "2. Recall as different principals",
+        "3. Consent and revocation",
+        "4. Provenance",
+        "5. Delete turns",
     ]
-    positions = [out.index(step) for step in [*steps, "5. Store now: 61 turns", "done in"]]
+    positions = [out.index(step) for step in [*steps, "6. Store now: 61 turns", "done in"]]
     assert positions == sorted(positions)
     assert "stored 63 turns and derived 70 memory objects" in out
     assert "recalled objects naming the deleted clinic (Birchwood): 0" in out
@@ -115,11 +130,12 @@ def test_ingest_recall_stats(run, ingested: Result, db_path: str) -> None:
 def test_human_readable_output(run, ingested: Result) -> None:
     recall = run("recall", "lisinopril cough", "--as", "clinician_dr_varga", "-k", "2")
     assert recall.exit_code == 0
-    assert recall.stdout.startswith("action: answer\nreason: open-access")
+    assert recall.stdout.startswith("action: answer\nreason: pack:medical")
     assert "\n1. " in recall.stdout and "\n2. " in recall.stdout and "\n3. " not in recall.stdout
     assert "fused=" in recall.stdout
     stats = run("stats")
-    assert "schema_version: 1" in stats.stdout
+    assert "schema_version: 2" in stats.stdout
+    assert "policy: medical" in stats.stdout
     assert "turns: 63" in stats.stdout
     assert "designs: turn, session" in stats.stdout
 
@@ -165,7 +181,7 @@ def test_bad_first_line(runner: CliRunner, jsonl_file, tmp_path: Path) -> None:
 
 
 def test_duplicate_ingest_is_refused(run, ingested: Result) -> None:
-    result = run("ingest", demo_episode_path())
+    result = run("ingest", demo_episode_path(), "--policy", "medical")
     assert_clean_error(result, "duplicate turn id", "demo_maple_clinic")
     assert json.loads(run("stats", "--json").stdout)["counts"]["turns"] == 63
 

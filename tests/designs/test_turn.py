@@ -52,7 +52,9 @@ def test_every_demo_turn_has_one_verbatim_object(memory: Memory) -> None:
     turns = memory.store.turns_by_keys(range(1, 64))
     assert len(turns) == 63
     for turn in turns:
-        objects = [o for o in memory.derived_from(turn.turn.turn_id, EPISODE) if o.kind == "turn"]
+        objects = [
+            o for o in memory.derived_from("agent_maplecare", turn.turn.turn_id, EPISODE) if o.kind == "turn"
+        ]
         assert len(objects) == 1
         (obj,) = objects
         assert obj.text == turn.turn.text

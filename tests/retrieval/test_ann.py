@@ -23,7 +23,8 @@ def index() -> DenseIndex:
     dense = DenseIndex(32, ann_threshold=500)
     n = 3000
     kinds = ["turn" if i % 3 else "session" for i in range(n)]
-    dense.add(np.arange(1, n + 1), _unit(rng, n, 32), kinds, [None] * n)
+    labels = [i if i in (3, 6, 9) else 1 for i in range(1, n + 1)]  # rows 3, 6 and 9 have labels of their own
+    dense.add(np.arange(1, n + 1), _unit(rng, n, 32), kinds, [None] * n, labels)
     return dense
 
 
@@ -71,6 +72,6 @@ def test_mask_is_respected_and_falls_back_when_too_selective(index: DenseIndex) 
     sessions = index.candidate_mask(kinds=["session"])
     assert _recall(index, queries, 10, sessions) >= 0.9
     allowed = [3, 6, 9]
-    few = index.candidate_mask(allowed=allowed)
+    few = index.candidate_mask(labels=frozenset(allowed))
     for query in queries:
         assert sorted(key for key, _ in index.search(query, 10, few)) == allowed

@@ -65,13 +65,15 @@ def test_candidate_mask() -> None:
         unit_rows([1, 2, 3, 4]),
         ["turn", "session", "turn", "session"],
         ["2026-01-01T00:00:00", None, "2026-03-01T00:00:00", "2026-02-01T12:00:00"],
+        [7, 8, 9, 9],
     )
     assert index.candidate_mask() is None
     assert index.candidate_mask(kinds=["turn"]).tolist() == [True, False, True, False]
     assert index.candidate_mask(kinds=["profile"]).tolist() == [False] * 4
     assert index.candidate_mask(as_of="2026-02-01T12:00:00").tolist() == [True, True, False, True]
-    assert index.candidate_mask(allowed=[3, 4, 99]).tolist() == [False, False, True, True]
-    mask = index.candidate_mask(kinds=["session"], as_of="2026-02-01T00:00:00", allowed=[2, 4])
+    assert index.candidate_mask(labels=frozenset({9, 99})).tolist() == [False, False, True, True]
+    assert index.candidate_mask(labels=frozenset()).tolist() == [False] * 4
+    mask = index.candidate_mask(kinds=["session"], as_of="2026-02-01T00:00:00", labels=frozenset({8, 9}))
     assert mask.tolist() == [False, True, False, False]
     query = unit_rows([4])[0]
     assert [key for key, _ in index.search(query, 5, mask)] == [2]

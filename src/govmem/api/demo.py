@@ -13,10 +13,24 @@ DEMO_EPISODE = "demo_episode.jsonl"
 
 QUESTIONS = [
     ("family_greta_brandt", "Which parking level is set aside for clinic visitors?"),
+    ("family_greta_brandt", "What time is Walter's follow-up on Thursday, and which room?"),
+    ("family_greta_brandt", "Which medication doses is Walter on now?"),
     ("clinician_dr_varga", "How high was Walter's A1c?"),
+    ("clinician_dr_varga", "What was Lena Okafor's TSH?"),
+    ("reception_tomas", "When is Walter's follow-up and what was his A1c?"),
     ("patient_lena_okafor", "What colour are my new thyroid pills?"),
-    ("patient_walter_brandt", "When does the accessible van pick me up, and what is the booking code?"),
 ]
+CONSENT_QUESTION = ("clinician_dr_varga", "What was Lena Okafor's TSH?")
+
+
+def show(
+    memory: Memory, requester: str, question: str, echo: Callable[[str], None], as_of: str | None = None
+) -> None:
+    result = memory.recall(requester, question, k=2, design="turn", as_of=as_of)
+    echo(f"   {requester} asks: {question}")
+    echo(f"   -> {result.action}")
+    for item in result.items:
+        echo(f"      {'/'.join(item.sources)}: {item.text[:100]}")
 
 
 def demo_episode_path() -> str:
@@ -27,7 +41,7 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
     started = time.perf_counter()
     episode_file = demo_episode_path()
     echo(f"govmem demo: a shared clinic memory in {db_path}\n")
-    with Memory(db_path) as memory:
+    with Memory(db_path, policy="medical") as memory:
         (episode,) = read_episodes(episode_file)
         echo(f"1. Ingest the example episode {episode.episode_id!r} ({episode_file})")
         echo(
@@ -42,24 +56,32 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
             f"in {time.perf_counter() - t0:.2f} s\n"
         )
 
-        echo("2. Recall with hybrid retrieval (BM25 + embeddings, fused by reciprocal rank)")
-        echo("   No policy is configured yet, so every principal reads everything (open access).")
+        echo("2. Recall as different principals. The medical policy pack decides in code, before")
+        echo("   ranking, which sentences each requester may read; the model never sees the rest.")
         for requester, question in QUESTIONS:
-            result = memory.recall(requester, question, k=2, design="turn")
-            echo(f"   {requester} asks: {question}")
-            echo(f"   -> action {result.action}")
-            for item in result.items:
-                scores = ", ".join(f"{name} {value:.3f}" for name, value in item.scores.items())
-                echo(f"      {'/'.join(item.sources)}: {item.text[:90]}  [{scores}]")
+            show(memory, requester, question, echo)
+        echo("")
+
+        requester, question = CONSENT_QUESTION
+        echo("3. Consent and revocation: Lena lets Dr. Varga see her clinical results, then withdraws it")
+        grant = memory.consent("patient_lena_okafor", requester, ["clinical"], valid_until="2026-03-20T00:00")
+        echo(f"   consent {grant.grant_id}: {grant.grantee} may read Lena's clinical facts until March 20")
+        echo("   read as of March 13 (inside the consent):")
+        show(memory, requester, question, echo, as_of="2026-03-13T12:00")
+        echo("   read as of March 21 (the consent has expired):")
+        show(memory, requester, question, echo, as_of="2026-03-21T12:00")
+        memory.revoke(grant.grant_id, by="patient_lena_okafor", at="2026-03-12T00:00")
+        echo(f"   consent {grant.grant_id} revoked from March 12; March 13 is refused now too:")
+        show(memory, requester, question, echo, as_of="2026-03-13T12:00")
         echo("")
 
         target = "t018"
-        echo(f"3. Provenance: which memory objects derive from turn {target}?")
-        for obj in memory.derived_from(target, episode.episode_id):
+        echo(f"4. Provenance: which memory objects derive from turn {target}? (as the clinic's agent)")
+        for obj in memory.derived_from("agent_maplecare", target, episode.episode_id):
             echo(f"   {obj.object_id} ({obj.kind}) sources {', '.join(obj.sources)}")
         echo("")
 
-        echo(f"4. Delete turns t017 and {target} (Lena's counseling disclosure) with closure")
+        echo(f"5. Delete turns t017 and {target} (Lena's counseling disclosure) with closure")
         report = memory.delete_turns(["t017", target], episode.episode_id)
         echo(
             f"   removed {report.objects_removed} objects; re-derived {report.objects_added} "
@@ -78,7 +100,12 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
         )
 
         counts = memory.stats()["counts"]
+        decisions = memory.decisions(limit=1000)
+        withheld = sum(len(d["withheld"]) for d in decisions)
         echo(
-            f"5. Store now: {counts['turns']} turns, {counts['objects']} objects, {counts['vectors']} vectors"
+            f"6. Store now: {counts['turns']} turns, {counts['objects']} objects, "
+            f"{counts['vectors']} vectors; "
+            f"the decision log holds {len(decisions)} decisions with {withheld} withheld or redacted objects "
+            "(ids and rules only, never text)"
         )
     echo(f"\ndone in {time.perf_counter() - started:.1f} s")

@@ -10,26 +10,32 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from govmem.designs import Deriver, make_derivers
-from govmem.errors import EmbedderError, InputError
-from govmem.governance.authorization import Authorizer, OpenAccess
+from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
+from govmem.governance.audit import DecisionLog
+from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
+from govmem.governance.labeling import SPEAKER, Facet, Labeler
+from govmem.governance.policy_engine import PolicyEngine
+from govmem.governance.policy_pack import BUILTIN_PACKS, PolicyPack, load_pack, parse_pack
 from govmem.loaders.gatemem import Episode
-from govmem.models import MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
-from govmem.read_path.recall import RecallResult, recall
+from govmem.models import Grant, MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
+from govmem.read_path.recall import RecallItem, RecallResult, item_of, recall, resolve_requester
 from govmem.retrieval.embedders import Embedder, load_embedder
 from govmem.retrieval.pooling import mean_rows, unit_rows
 from govmem.retrieval.retriever import HybridRetriever
 from govmem.store.sqlite_engine import SQLiteStore
+from govmem.timestamps import normalize_timestamp
 from govmem.validation import as_turn
 
 DEFAULT_DESIGNS = ("turn", "session")
+DEFAULT_POLICY = "default"
 BATCH = 2048
 
 
@@ -45,10 +51,15 @@ class WriteReport:
 
 @dataclass
 class _Changes:
-    added: list[tuple[int, str, str | None]] = field(default_factory=list)
+    added: list[tuple[int, str, str | None, int | None]] = field(default_factory=list)
     vectors: list[np.ndarray] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     turn_vectors: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+def _object_key(object_id: str) -> int | None:
+    _, _, key = object_id.rpartition("-")
+    return int(key) if key.isdigit() else None
 
 
 def session_of(turn: Turn) -> str:
@@ -75,17 +86,25 @@ class Memory:
         *,
         designs: Sequence[str] | None = None,
         embedder: str | Embedder | None = None,
+        policy: str | None = None,
         authorizer: Authorizer | None = None,
         driver: str = "auto",
     ):
         self.store = SQLiteStore(path, driver=driver)
         try:
             self.designs, self.embedder = self._settle(designs, embedder)
+            self.pack = self._settle_policy(policy)
         except Exception:
             self.store.close()
             raise
         self.derivers: list[Deriver] = make_derivers(self.designs)
-        self.authorizer: Authorizer = authorizer or OpenAccess()
+        self.engine = PolicyEngine(self.pack, self.store)
+        self._labeler: tuple[int, Labeler] | None = None
+        self._label_facets: dict[int, frozenset[Facet]] = {}
+        self.authorizer: Authorizer = authorizer or PolicyAuthorizer(
+            self.engine, self.labeler, {d.kind: d for d in self.derivers}
+        )
+        self.audit = DecisionLog(self.store)
         self.retriever = HybridRetriever(self.store, self.embedder)
 
     def _settle(
@@ -121,6 +140,36 @@ class Memory:
                 self.store.set_meta("embedder_dim", str(model.dim))
         return chosen, model
 
+    def _settle_policy(self, policy: str | None) -> PolicyPack:
+        """The store's policy pack: recorded on first open (built-in name or file text), enforced after."""
+        stored = self.store.get_meta("policy")
+        if stored is None:
+            chosen = policy or DEFAULT_POLICY
+            pack = load_pack(chosen)
+            with self.store.transaction():
+                self.store.set_meta("policy", pack.name if chosen in BUILTIN_PACKS else "file")
+                if chosen not in BUILTIN_PACKS:
+                    with open(chosen, encoding="utf-8") as handle:
+                        self.store.set_meta("policy_text", handle.read())
+            return pack
+        if stored == "file":
+            pack = parse_pack(self.store.get_meta("policy_text") or "", f"{self.store.path} (stored pack)")
+        else:
+            pack = load_pack(stored)
+        if policy is not None and load_pack(policy).name != pack.name:
+            raise PolicyError(
+                f"{self.store.path} is governed by policy pack {pack.name!r}; cannot open it with {policy!r}"
+            )
+        return pack
+
+    def labeler(self) -> Labeler:
+        """The labeler for the store's current principals and resources."""
+        version = self.store.governance_version() // 1_000_003
+        if self._labeler is None or self._labeler[0] != version:
+            labeler = Labeler(self.pack, self.store.principals(), self.store.relationships())
+            self._labeler = (version, labeler)
+        return self._labeler[1]
+
     def __enter__(self) -> Memory:
         return self
 
@@ -142,7 +191,9 @@ class Memory:
         for p in principals:
             if not p.principal_id or not p.role:
                 raise InputError(f"principal {p.principal_id!r} needs an id and a role")
-        self.store.put_principals(principals)
+        with self.store.transaction():
+            self.store.put_principals(principals)
+            self._relabel_if_needed()
 
     def add_relationship(
         self, type: str, principal_id: str, target_id: str, **attributes: Any
@@ -152,7 +203,90 @@ class Memory:
         return relationship
 
     def add_relationships(self, relationships: Iterable[Relationship]) -> None:
-        self.store.put_relationships(list(relationships))
+        relationships = list(relationships)
+        for r in relationships:
+            if r.valid_from is not None or r.valid_until is not None:
+                normalize_timestamp(r.valid_from, "valid_from")
+                normalize_timestamp(r.valid_until, "valid_until")
+        with self.store.transaction():
+            self.store.put_relationships(relationships)
+            self._relabel_if_needed()
+
+    def grant(
+        self,
+        grantor: str,
+        grantee: str,
+        subject: str,
+        tags: Sequence[str] = ("*",),
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        revocable: bool = True,
+        source: str = "api",
+    ) -> Grant:
+        """Let ``grantee`` read ``subject``'s information on ``tags``; consent when grantor is the subject.
+
+        Anyone else may grant only what the pack's rules already let them read
+        (no re-delegation of grants).
+        """
+        start = normalize_timestamp(valid_from, "valid_from")
+        end = normalize_timestamp(valid_until, "valid_until")
+        if start is not None and end is not None and end <= start:
+            raise PolicyError(f"grant ends ({end}) before it starts ({start})")
+        tags = tuple(tags)
+        unknown = [t for t in tags if t != "*" and t not in self.pack.tags]
+        if unknown:
+            raise PolicyError(
+                f"tag {unknown[0]!r} is not defined by policy pack {self.pack.name!r} "
+                f"(it has {', '.join(sorted(self.pack.tags))})"
+            )
+        grantor_p = resolve_requester(self.store, grantor)
+        resolve_requester(self.store, grantee)
+        if not subject:
+            raise PolicyError("a grant needs a subject")
+        if grantor != subject and not self.engine.rule_allows(grantor_p, subject, tags, start or utc_now()):
+            raise PolicyError(
+                f"{grantor!r} may not grant access to {subject!r} on {list(tags)}: they cannot read it"
+            )
+        grant = Grant(grantor, grantee, subject, tags, start, end, revocable)
+        with self.store.transaction():
+            event = self.store.record_event(
+                "consent" if grant.is_consent else "grant",
+                {
+                    "grantor": grantor,
+                    "grantee": grantee,
+                    "subject": subject,
+                    "tags": list(tags),
+                    "valid_from": start,
+                    "valid_until": end,
+                    "revocable": revocable,
+                },
+                start,
+                utc_now(),
+                source,
+            )
+            grant_id = self.store.insert_grant(grant, event)
+        return replace(grant, grant_id=grant_id)
+
+    def consent(self, subject: str, grantee: str, tags: Sequence[str] = ("*",), **window: Any) -> Grant:
+        """The subject's own grant over their information."""
+        return self.grant(subject, grantee, subject, tags, **window)
+
+    def revoke(self, grant_id: int, by: str, at: str | None = None) -> None:
+        """End a grant from ``at`` (default now); takes effect on the next read."""
+        grant = self.store.get_grant(grant_id)
+        if grant is None:
+            raise PolicyError(f"no grant {grant_id}")
+        if by not in (grant.grantor, grant.subject_id):
+            raise PolicyError(f"{by!r} may not revoke grant {grant_id}: only its grantor or subject can")
+        if not grant.revocable:
+            raise PolicyError(f"grant {grant_id} was made irrevocable")
+        moment = normalize_timestamp(at, "at") or utc_now()
+        with self.store.transaction():
+            self.store.record_event("revoke", {"grant_id": grant_id, "by": by}, moment, utc_now())
+            self.store.revoke_grant(grant_id, moment)
+
+    def grants(self, grantee: str) -> list[Grant]:
+        return self.store.grants_for(grantee)
 
     # writes
 
@@ -175,12 +309,15 @@ class Memory:
         batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         report, changes = WriteReport(), _Changes()
         open_groups: dict[int, set[str]] = {}
+        previous: dict[str, frozenset[str]] = {}
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-embed") as embedding:
             vectors = [embedding.submit(self._embed_turns, batch) for batch in batches]
             try:
                 with self.store.transaction():
+                    self._relabel_if_needed()
                     for number, (batch, batch_vectors) in enumerate(zip(batches, vectors, strict=True)):
-                        stored = self.store.insert_turns(batch, [session_of(t) for t in batch])
+                        labels = self._label_turns(self.labeler(), batch, previous)
+                        stored = self.store.insert_turns(batch, [session_of(t) for t in batch], labels)
                         keys = (s.turn_key for s in stored)
                         changes.turn_vectors.update(zip(keys, batch_vectors.result(), strict=True))
                         known = {s.turn_key: s for s in stored}
@@ -202,6 +339,91 @@ class Memory:
                 for future in vectors:
                     future.cancel()
         return self._publish(report, changes)
+
+    def _label_turns(
+        self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
+    ) -> list[tuple[int, str]]:
+        """Each turn's (label key, spans JSON); ``previous`` carries each episode's last subjects."""
+        unseen = {t.episode_id for t in turns} - previous.keys()
+        if unseen:
+            last = self.store.last_turn_labels(unseen)
+            facets = self._facets_of(last.values())
+            for episode_id in unseen:
+                named = facets.get(last.get(episode_id, -1), frozenset())
+                previous[episode_id] = frozenset(s for s, tag in named if s and tag != SPEAKER)
+        labelled = []
+        for turn in turns:
+            label, previous[turn.episode_id] = labeler.label(
+                turn.text, turn.speaker, turn.kind, previous[turn.episode_id]
+            )
+            labelled.append((label, label.facets | {(turn.speaker, SPEAKER)}))
+        sets = [s.facets for label, _ in labelled for s in label.spans] + [whole for _, whole in labelled]
+        keys = iter(self._intern(sets))
+        rows = []
+        for label, _ in labelled:
+            spans = [[s.start, s.end, next(keys)] for s in label.spans]
+            rows.append(spans)
+        return [(next(keys), json.dumps(spans, separators=(",", ":"))) for spans in rows]
+
+    def _intern(self, facet_sets: Sequence[frozenset[Facet]]) -> list[int]:
+        keys = self.store.intern_labels(facet_sets)
+        self._label_facets.update(zip(keys, facet_sets, strict=True))
+        return keys
+
+    def _facets_of(self, keys: Iterable[int]) -> dict[int, frozenset[Facet]]:
+        keys = set(keys)
+        if not keys <= self._label_facets.keys():
+            self._label_facets.update(self.engine.labels)
+        return {k: self._label_facets[k] for k in keys if k in self._label_facets}
+
+    def _label_of_sources(self, source_keys: Sequence[int], turns: Mapping[int, StoredTurn]) -> int | None:
+        labels = {turns[k].label_key for k in source_keys if k in turns}
+        if None in labels or not labels:
+            return None
+        if len(labels) == 1:
+            return labels.pop()
+        facets = self._facets_of(labels)
+        return self._intern([frozenset().union(*facets.values())])[0]
+
+    def _relabel_if_needed(self) -> None:
+        """Label every stored turn again when what labelling depends on has changed."""
+        labeler = self.labeler()
+        if self.store.get_meta("labeled_with") != labeler.fingerprint:
+            if self.store.counts_of("turns"):
+                self._relabel(labeler)
+            self.store.set_meta("labeled_with", labeler.fingerprint)
+
+    def relabel(self) -> int:
+        """Label every turn and object again (after changing principals or names); returns turns done."""
+        with self.store.transaction():
+            done = self._relabel(self.labeler())
+        return done
+
+    def _relabel(self, labeler: Labeler) -> int:
+        previous: dict[str, frozenset[str]] = {}
+        done = 0
+        with self.store.transaction():
+            for batch in self.store.iter_turns():
+                previous.update(
+                    {t.turn.episode_id: frozenset() for t in batch if t.turn.episode_id not in previous}
+                )
+                labels = self._label_turns(labeler, [t.turn for t in batch], previous)
+                self.store.set_turn_labels(
+                    [(t.turn_key, label, spans) for t, (label, spans) in zip(batch, labels, strict=True)]
+                )
+                done += len(batch)
+            updates = []
+            for object_key, labels in self.store.source_labels():
+                unique = set(labels)
+                if len(unique) == 1:
+                    updates.append((object_key, unique.pop()))
+                else:
+                    facets = self._facets_of(unique)
+                    updates.append((object_key, self._intern([frozenset().union(*facets.values())])[0]))
+            self.store.set_object_labels(updates)
+            self.store.set_meta("labeled_with", labeler.fingerprint)
+        self.retriever.reset()
+        return done
 
     def _embed_turns(self, turns: Sequence[Turn]) -> np.ndarray:
         return self.embedder.embed_documents([t.text for t in turns])
@@ -269,9 +491,12 @@ class Memory:
         self.store.delete_objects(stale)
         changes.removed.extend(stale)
         turns = {t.turn_key: t for group in members.values() for t in group}
+        fresh = [replace(d, label_key=self._label_of_sources(d.source_keys, turns)) for d in fresh]
         vectors = self._vectors(fresh, turns, changes.turn_vectors)
         keys = self.store.insert_objects(fresh, vectors)
-        changes.added.extend((key, d.kind, d.observed_at) for key, d in zip(keys, fresh, strict=True))
+        changes.added.extend(
+            (key, d.kind, d.observed_at, d.label_key) for key, d in zip(keys, fresh, strict=True)
+        )
         changes.vectors.append(vectors)
 
     def _vectors(
@@ -301,13 +526,13 @@ class Memory:
         self.retriever.removed(sorted(removed))
         if changes.added:
             vectors = np.concatenate(changes.vectors)
-            live = [i for i, (key, _, _) in enumerate(changes.added) if key not in removed]
-            keys, kinds, observed = (
-                zip(*(changes.added[i] for i in live), strict=True) if live else ((), (), ())
+            live = [i for i, added in enumerate(changes.added) if added[0] not in removed]
+            keys, kinds, observed, labels = (
+                zip(*(changes.added[i] for i in live), strict=True) if live else ((), (), (), ())
             )
-            self.retriever.added(list(keys), vectors[live], list(kinds), list(observed))
+            self.retriever.added(list(keys), vectors[live], list(kinds), list(observed), list(labels))
         report.objects_added = len(live) if changes.added else 0
-        report.objects_removed = len(removed - {key for key, _, _ in changes.added})
+        report.objects_removed = len(removed - {added[0] for added in changes.added})
         return report
 
     # reads
@@ -325,7 +550,59 @@ class Memory:
         ``design`` restricts recall to one design or several (default: all).
         """
         kinds = self._kinds(design)
-        return recall(self.store, self.retriever, self.authorizer, requester, query, k, as_of, kinds)
+        return recall(
+            self.store, self.retriever, self.authorizer, requester, query, k, as_of, kinds, self.audit
+        )
+
+    def get(self, requester: str, object_id: str, as_of: str | None = None) -> RecallItem:
+        """One memory object by id, as ``requester`` may see it.
+
+        A missing object and one the requester may not see raise the same
+        :class:`NotVisible`, so the error confirms nothing.
+        """
+        principal = resolve_requester(self.store, requester)
+        key = _object_key(object_id)
+        found = self.store.get_objects([key]) if key is not None else {}
+        visible = self._visible(principal, list(found.values()), as_of, "get")
+        if not visible or visible[0].object_id != object_id:
+            raise NotVisible(object_id, requester)
+        return item_of(visible[0])
+
+    def export(
+        self, requester: str, design: str | Sequence[str] | None = None, as_of: str | None = None
+    ) -> Iterator[RecallItem]:
+        """Every memory object ``requester`` may see (redacted where needed), in key order."""
+        principal = resolve_requester(self.store, requester)
+        kinds = self._kinds(design)
+        after = 0
+        while keys := self.store.object_keys(after, 512, kinds):
+            found = self.store.get_objects(keys)
+            yield from (
+                item_of(obj)
+                for obj in self._visible(principal, [found[k] for k in keys if k in found], as_of, "export")
+            )
+            after = keys[-1]
+
+    def _visible(
+        self, principal: Principal, objects: list[MemoryObject], as_of: str | None, surface: str
+    ) -> list[MemoryObject]:
+        """The one authorization step of every read surface other than recall, audited."""
+        as_of = normalize_timestamp(as_of, "as_of")
+        at = as_of or utc_now()
+        reviews = self.authorizer.review(self.store, principal, objects, at)
+        visible = [r.visible for r in reviews if r.visible is not None]
+        withheld = [
+            {"object_id": obj.object_id, "redacted": r.visible is not None, "rules": list(r.rules)}
+            for obj, r in zip(objects, reviews, strict=True)
+            if r.redacted
+        ]
+        if objects:
+            rules = sorted({rule for r in reviews for rule in r.rules})
+            action = "answer_redacted" if withheld and visible else "answer" if visible else "no_memory"
+            self.audit.record(
+                principal, surface, action, [o.object_id for o in visible], withheld, rules, None, as_of
+            )
+        return visible
 
     def _kinds(self, design: str | Sequence[str] | None) -> list[str] | None:
         if design is None:
@@ -338,14 +615,22 @@ class Memory:
             )
         return kinds
 
-    def derived_from(self, turn_id: str, episode_id: str = "default") -> list[MemoryObject]:
-        """Every memory object whose sources include this turn (one indexed query)."""
+    def derived_from(self, requester: str, turn_id: str, episode_id: str = "default") -> list[MemoryObject]:
+        """Every memory object whose sources include this turn (one indexed query), as
+        ``requester`` may see them."""
+        principal = resolve_requester(self.store, requester)
         keys = self.store.turn_keys(episode_id, [turn_id])
         if not keys:
             raise InputError(f"no turn {turn_id!r} in episode {episode_id!r}")
         derived = self.store.objects_derived_from(keys.values())
         found = self.store.get_objects([key for key, _, _ in derived])
-        return [found[key] for key, _, _ in derived if key in found]
+        return self._visible(
+            principal, [found[key] for key, _, _ in derived if key in found], None, "provenance"
+        )
+
+    def decisions(self, limit: int = 100) -> list[dict]:
+        """The latest entries of the decision log, newest first."""
+        return self.audit.recent(limit)
 
     def stats(self) -> dict[str, Any]:
         return {
@@ -355,5 +640,6 @@ class Memory:
             "sqlite_version": self.store.db.sqlite_version,
             "embedder": self.embedder.name,
             "designs": list(self.designs),
+            "policy": self.pack.name,
             "counts": self.store.counts(),
         }

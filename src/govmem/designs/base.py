@@ -18,6 +18,10 @@ from govmem.store.base import Store
 
 class Deriver(Protocol):
     kind: str
+    verbatim: bool
+    """True when objects are rendered from their source texts alone (turns, session
+    windows), so a redacted object is the same design derived from the readable
+    parts of its sources. Other designs' objects are withheld whole instead."""
 
     def groups_of(self, turns: Iterable[StoredTurn]) -> set[str]:
         """The groups these turns belong to."""

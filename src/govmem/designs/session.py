@@ -32,6 +32,7 @@ def render_line(turn: StoredTurn) -> str:
 
 class SessionDeriver:
     kind = "session"
+    verbatim = True  # objects are rendered from their source texts, so can be redacted
 
     def __init__(self, window: int = 12):
         if window < 1:

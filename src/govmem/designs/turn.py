@@ -10,6 +10,7 @@ from govmem.store.base import Store
 
 class TurnDeriver:
     kind = "turn"
+    verbatim = True  # objects are rendered from their source texts, so can be redacted
 
     def groups_of(self, turns: Iterable[StoredTurn]) -> set[str]:
         return {str(t.turn_key) for t in turns}

@@ -1,35 +1,73 @@
 """The authorization seam of the read path.
 
-Recall asks the authorizer twice: for a :class:`Scope` before any ranking (so top-k
-is taken over permitted objects only and utility does not starve), and again on
-the objects about to be returned. The policy engine implements this protocol;
-until it does, :class:`OpenAccess` serves everything to everyone.
+Every read surface (recall, get, export, provenance) asks the authorizer the same
+three questions, through the same functions:
+
+1. ``scope``: which labels may enter ranking at all. Top-k is then taken over
+   objects with at least one readable facet, so utility does not starve;
+2. ``review``: for the objects about to be returned, what the requester may see
+   of each: all of it, a redacted copy (unreadable sentences removed, derived
+   again from the readable remains of its source turns), or nothing;
+3. ``assess_query``: what the query itself names. A query about facets the
+   requester may not read is refused from the query alone, never from whether
+   matching memory exists, so a refusal confirms nothing.
+
+:class:`OpenAccess` serves everything to everyone (for measuring what
+governance costs); :class:`PolicyAuthorizer` enforces a policy pack.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Protocol
 
-from govmem.models import MemoryObject, Principal
+from govmem.designs.base import Deriver
+from govmem.governance.labeling import Labeler
+from govmem.governance.policy_engine import Permissions, PolicyEngine
+from govmem.models import MemoryObject, Principal, StoredTurn, Turn
 from govmem.store.base import Store
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
 class Scope:
-    """The objects a requester may have ranked: ``allowed`` keys, or all when None."""
+    """The objects a requester may have ranked: those with these label keys, or all when None."""
 
-    allowed: frozenset[int] | None = None
+    labels: frozenset[int] | None = None
     reasons: tuple[str, ...] = ()
 
 
-class Authorizer(Protocol):
-    def scope(self, store: Store, requester: Principal, as_of: str | None) -> Scope: ...
+@dataclass(frozen=True)
+class Review:
+    """What the requester may see of one object: ``visible`` is None when nothing."""
 
-    def permits(
-        self, store: Store, requester: Principal, objects: Sequence[MemoryObject], as_of: str | None
-    ) -> list[bool]: ...
+    visible: MemoryObject | None
+    redacted: bool
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class QueryAssessment:
+    """``denied``/``allowed``: how many facets the query names in each class."""
+
+    allowed: int = 0
+    denied: int = 0
+    rules: tuple[str, ...] = ()
+
+
+class Authorizer(Protocol):
+    def scope(self, store: Store, requester: Principal, at: str) -> Scope: ...
+
+    def review(
+        self, store: Store, requester: Principal, objects: Sequence[MemoryObject], at: str
+    ) -> list[Review]: ...
+
+    def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment: ...
 
 
 class OpenAccess:
@@ -37,10 +75,93 @@ class OpenAccess:
 
     rule = "open-access: no policy configured"
 
-    def scope(self, store: Store, requester: Principal, as_of: str | None) -> Scope:
-        return Scope(allowed=None, reasons=(self.rule,))
+    def scope(self, store: Store, requester: Principal, at: str) -> Scope:
+        return Scope(labels=None, reasons=(self.rule,))
 
-    def permits(
-        self, store: Store, requester: Principal, objects: Sequence[MemoryObject], as_of: str | None
-    ) -> list[bool]:
-        return [True] * len(objects)
+    def review(
+        self, store: Store, requester: Principal, objects: Sequence[MemoryObject], at: str
+    ) -> list[Review]:
+        return [Review(obj, False, (self.rule,)) for obj in objects]
+
+    def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
+        return QueryAssessment(rules=(self.rule,))
+
+
+class PolicyAuthorizer:
+    """Enforces a policy pack through the :class:`PolicyEngine`."""
+
+    def __init__(self, engine: PolicyEngine, labeler: Callable[[], Labeler], derivers: Mapping[str, Deriver]):
+        self.engine = engine
+        self.labeler = labeler
+        self.derivers = dict(derivers)
+
+    def scope(self, store: Store, requester: Principal, at: str) -> Scope:
+        permissions = self.engine.permissions(requester, at)
+        labels = permissions.readable_labels(self.engine.labels)
+        return Scope(labels=labels, reasons=(f"pack:{self.engine.pack.name}",))
+
+    def review(
+        self, store: Store, requester: Principal, objects: Sequence[MemoryObject], at: str
+    ) -> list[Review]:
+        permissions = self.engine.permissions(requester, at)
+        keys = sorted({k for obj in objects for k in obj.source_keys})
+        turns = {t.turn_key: t for t in store.turns_by_keys(keys)}
+        spans = store.turn_spans(keys)
+        labels = self.engine.labels
+        return [self._review(obj, permissions, turns, spans, labels) for obj in objects]
+
+    def _review(
+        self,
+        obj: MemoryObject,
+        permissions: Permissions,
+        turns: Mapping[int, StoredTurn],
+        spans: Mapping[int, tuple[str, str, list[tuple[int, int, int]]]],
+        labels: Mapping[int, frozenset],
+    ) -> Review:
+        readable: list[StoredTurn] = []
+        rules: set[str] = set()
+        redacted = False
+        for key in obj.source_keys:
+            turn = turns.get(key)
+            if turn is None or key not in spans:
+                redacted = True
+                continue
+            speaker, text, turn_spans = spans[key]
+            kept = []
+            for start, end, label_key in turn_spans:
+                ok, why = permissions.span(speaker, labels.get(label_key, frozenset({("?", "?")})))
+                rules.update(why)
+                if ok:
+                    kept.append(text[start:end])
+                else:
+                    redacted = True
+            remains = "".join(kept).strip()
+            if remains:
+                readable.append(turn if remains == text.strip() else _with_text(turn, remains))
+        if not redacted:
+            return Review(obj, False, tuple(sorted(rules)))
+        deriver = self.derivers.get(obj.kind)
+        if not readable or deriver is None or not deriver.verbatim:
+            return Review(None, True, tuple(sorted(rules)))
+        drafts = deriver.derive(obj.group_id, readable)
+        if len(drafts) != 1:
+            return Review(None, True, tuple(sorted(rules)))
+        text = drafts[0].text
+        visible = replace(obj, text=text, sources=tuple(sorted(t.turn.turn_id for t in readable)))
+        return Review(visible, True, tuple(sorted(rules)))
+
+    def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
+        permissions = self.engine.permissions(requester, at)
+        facets = self.labeler().query_facets(query, requester.principal_id)
+        decisions = [permissions.facet(f) for f in sorted(facets)]
+        return QueryAssessment(
+            allowed=sum(d.allowed for d in decisions),
+            denied=sum(not d.allowed for d in decisions),
+            rules=tuple(sorted({d.rule for d in decisions})),
+        )
+
+
+def _with_text(turn: StoredTurn, text: str) -> StoredTurn:
+    t = turn.turn
+    redacted = Turn(t.turn_id, t.speaker, text, t.episode_id, t.timestamp, t.kind, t.session_id)
+    return replace(turn, turn=redacted)

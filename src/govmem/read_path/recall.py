@@ -1,10 +1,16 @@
 """The read path: one pipeline that every read surface goes through.
 
-    resolve requester -> authorize (scope) -> retrieve and rank within scope
-    -> re-check what will be returned -> decide the action
+    resolve requester -> assess the query -> authorize (scope) -> retrieve and rank
+    within scope -> review what will be returned (redact) -> decide -> audit
 
 Authorization runs before ranking, so top-k is taken over permitted objects only,
-and again on the objects returned, so nothing reaches the caller unchecked.
+and again on the objects returned, so nothing reaches the caller unchecked. The
+action comes from the query and the permitted results only: ``refuse`` when the
+query asks only about facets the requester may not read (decided before any
+memory is looked at), ``answer_redacted`` when it asks about some of them,
+``no_memory`` when nothing permitted matches. What was withheld goes to the
+decision log, never into the result, so a refusal or a redaction does not
+reveal whether protected memory exists.
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from govmem.errors import InputError, UnknownPrincipal
-from govmem.governance.authorization import Authorizer
+from govmem.governance.audit import DecisionLog
+from govmem.governance.authorization import Authorizer, utc_now
+from govmem.models import MemoryObject, Principal
 from govmem.retrieval.retriever import HybridRetriever
 from govmem.store.base import Store
 from govmem.timestamps import normalize_timestamp
@@ -70,6 +78,7 @@ def recall(
     k: int = 10,
     as_of: str | None = None,
     kinds: Sequence[str] | None = None,
+    audit: DecisionLog | None = None,
 ) -> RecallResult:
     if not isinstance(query, str) or not query.strip():
         raise InputError("query is empty")
@@ -78,28 +87,59 @@ def recall(
     if not 1 <= k <= MAX_K:
         raise InputError(f"k must be between 1 and {MAX_K}, got {k}")
     as_of = normalize_timestamp(as_of, "as_of")
-    principal = store.get_principal(requester)
-    if principal is None:
-        raise UnknownPrincipal(requester, "requester")
+    principal = resolve_requester(store, requester)
+    at = as_of or utc_now()
 
-    scope = authorizer.scope(store, principal, as_of)
-    candidates = retriever.search(query, max(4 * k, 50), kinds, as_of, scope.allowed)
+    assessment = authorizer.assess_query(store, principal, query, at)
+    if assessment.denied and not assessment.allowed:
+        decision = Decision("refuse", assessment.rules)
+        if audit is not None:
+            audit.record(principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
+        return RecallResult(requester, query, [], decision)
+
+    scope = authorizer.scope(store, principal, at)
+    candidates = retriever.search(query, max(4 * k, 50), kinds, as_of, scope.labels)
     shortlist = candidates[: 2 * k]
     found = store.get_objects([c.key for c in shortlist])
     pairs = [(c, found[c.key]) for c in shortlist if c.key in found]
-    permitted = authorizer.permits(store, principal, [obj for _, obj in pairs], as_of)
-    items = [
-        RecallItem(
-            object_id=obj.object_id,
-            kind=obj.kind,
-            text=obj.text,
-            sources=obj.sources,
-            episode_id=obj.episode_id,
-            observed_at=obj.observed_at,
-            scores=candidate.scores,
-        )
-        for (candidate, obj), ok in zip(pairs, permitted, strict=True)
-        if ok
-    ][:k]
-    action = "answer" if items else "no_memory"
-    return RecallResult(requester, query, items, Decision(action, scope.reasons))
+    reviews = authorizer.review(store, principal, [obj for _, obj in pairs], at)
+    items: list[RecallItem] = []
+    for (candidate, _), review in zip(pairs, reviews, strict=True):
+        if review.visible is not None and len(items) < k:
+            items.append(item_of(review.visible, candidate.scores))
+    if assessment.denied:
+        action = "answer_redacted" if items else "refuse"
+    else:
+        action = "answer" if items else "no_memory"
+    decision = Decision(action, tuple(sorted(set(scope.reasons) | set(assessment.rules))))
+    if audit is not None:
+        returned = [item.object_id for item in items]
+        withheld = [
+            {"object_id": obj.object_id, "redacted": review.visible is not None, "rules": list(review.rules)}
+            for (_, obj), review in zip(pairs, reviews, strict=True)
+            if review.redacted
+        ]
+        audit.record(principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
+    return RecallResult(requester, query, items, decision)
+
+
+def resolve_requester(store: Store, requester: str) -> Principal:
+    """The authenticated principal behind a request; identity never comes from query text."""
+    if not isinstance(requester, str) or not requester:
+        raise InputError("a read needs the requester's principal id")
+    principal = store.get_principal(requester)
+    if principal is None:
+        raise UnknownPrincipal(requester, "requester")
+    return principal
+
+
+def item_of(obj: MemoryObject, scores: dict[str, float] | None = None) -> RecallItem:
+    return RecallItem(
+        object_id=obj.object_id,
+        kind=obj.kind,
+        text=obj.text,
+        sources=obj.sources,
+        episode_id=obj.episode_id,
+        observed_at=obj.observed_at,
+        scores=scores or {},
+    )

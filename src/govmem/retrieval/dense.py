@@ -60,6 +60,7 @@ class DenseIndex:
         self._keys = np.zeros(capacity, dtype=np.int64)
         self._kinds = np.zeros(capacity, dtype=np.int16)
         self._observed = np.zeros(capacity, dtype=np.int64)
+        self._labels = np.zeros(capacity, dtype=np.int64)
         self._kind_codes: dict[str, int] = {}
         self._size = 0
 
@@ -83,7 +84,7 @@ class DenseIndex:
         if needed <= capacity:
             return
         capacity = max(needed, capacity * 2)
-        for name in ("_vectors", "_keys", "_kinds", "_observed"):
+        for name in ("_vectors", "_keys", "_kinds", "_observed", "_labels"):
             old = getattr(self, name)
             new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
             new[: self._size] = old[: self._size]
@@ -95,6 +96,7 @@ class DenseIndex:
         vectors: np.ndarray,
         kinds: Sequence[str],
         observed_at: Sequence[str | None],
+        labels: Sequence[int | None] | np.ndarray | None = None,
     ) -> None:
         n = len(keys)
         if vectors.shape != (n, self.dim):
@@ -105,6 +107,7 @@ class DenseIndex:
         self._keys[self._size : end] = keys
         self._kinds[self._size : end] = [self._kind_code(k) for k in kinds]
         self._observed[self._size : end] = epoch_seconds(observed_at)
+        self._labels[self._size : end] = 0 if labels is None else [label or 0 for label in labels]
         keys_array = np.asarray(keys, dtype=np.int64)
         if n and keys_array.max() >= len(self._row_of_key):
             grown = np.full(max(int(keys_array.max()) + 1, 2 * len(self._row_of_key)), -1, dtype=np.int64)
@@ -127,7 +130,7 @@ class DenseIndex:
             last = self._size - 1
             self._row_of_key[self._keys[row]] = -1
             if row != last:
-                for array in (self._vectors, self._keys, self._kinds, self._observed):
+                for array in (self._vectors, self._keys, self._kinds, self._observed, self._labels):
                     array[row] = array[last]
                 self._row_of_key[self._keys[row]] = row
             self._vectors[last] = 0.0
@@ -140,9 +143,10 @@ class DenseIndex:
         self,
         kinds: Sequence[str] | None = None,
         as_of: str | None = None,
-        allowed: Sequence[int] | None = None,
+        labels: frozenset[int] | None = None,
     ) -> np.ndarray | None:
-        """Rows that may be ranked, or None when every row may."""
+        """Rows that may be ranked (of these kinds, observed by ``as_of``, with one
+        of these label keys), or None when every row may."""
         mask = None
 
         def narrow(condition: np.ndarray) -> None:
@@ -154,12 +158,12 @@ class DenseIndex:
             narrow(np.isin(self._kinds[: self._size], codes))
         if as_of is not None:
             narrow(self._observed[: self._size] <= epoch_seconds([as_of])[0])
-        if allowed is not None:
-            keys = np.asarray(list(allowed), dtype=np.int64)
-            rows = self._row_of_key[keys[(keys >= 0) & (keys < len(self._row_of_key))]]
-            permitted = np.zeros(self._size, dtype=bool)
-            permitted[rows[rows >= 0]] = True
-            narrow(permitted)
+        if labels is not None:
+            row_labels = self._labels[: self._size]
+            top = max(int(row_labels.max(initial=0)), max(labels, default=0))
+            readable = np.zeros(top + 1, dtype=bool)
+            readable[np.fromiter(labels, dtype=np.int64, count=len(labels))] = True
+            narrow(readable[row_labels])
         return mask
 
     @property

@@ -41,17 +41,27 @@ class HybridRetriever:
     def _load(self) -> DenseIndex:
         self._frequencies.clear()
         index = DenseIndex(self.embedder.dim)
-        for keys, matrix, kinds, observed in self.store.iter_vectors():
-            index.add(keys, matrix, kinds, observed)
+        for keys, matrix, kinds, observed, labels in self.store.iter_vectors():
+            index.add(keys, matrix, kinds, observed, labels)
         self.store.changed_elsewhere()
         return index
 
+    def reset(self) -> None:
+        """Drop the loaded index; the next search reloads it from the store."""
+        self._index = None
+        self._frequencies.clear()
+
     def added(
-        self, keys: Sequence[int], vectors: np.ndarray, kinds: Sequence[str], observed: Sequence[str | None]
+        self,
+        keys: Sequence[int],
+        vectors: np.ndarray,
+        kinds: Sequence[str],
+        observed: Sequence[str | None],
+        labels: Sequence[int | None],
     ) -> None:
         """Record objects this process committed."""
         if self._in_step():
-            self._index.add(keys, vectors, kinds, observed)
+            self._index.add(keys, vectors, kinds, observed, labels)
 
     def removed(self, keys: Sequence[int]) -> None:
         if self._in_step():
@@ -81,18 +91,20 @@ class HybridRetriever:
         pool: int,
         kinds: Sequence[str] | None = None,
         as_of: str | None = None,
-        allowed: frozenset[int] | None = None,
+        labels: frozenset[int] | None = None,
     ) -> list[Candidate]:
-        """Candidates best first, each with its lexical, dense and fused scores."""
-        if allowed is not None and not allowed:
+        """Candidates best first, each with its lexical, dense and fused scores.
+
+        ``labels``, when given, restricts ranking to objects with these label keys.
+        """
+        if labels is not None and not labels:
             return []
-        allowed_list = sorted(allowed) if allowed is not None else None
         lexical: list[tuple[int, float]] = []
         match = or_expression(self.lexical_terms(query))
         if match is not None:
-            lexical = self.store.lexical_search(match, pool, kinds, as_of, allowed_list)
+            lexical = self.store.lexical_search(match, pool, kinds, as_of, labels)
         index = self.index
-        mask = index.candidate_mask(kinds, as_of, allowed_list)
+        mask = index.candidate_mask(kinds, as_of, labels)
         dense = index.search(self.embedder.embed_query(query), pool, mask)
         fused = reciprocal_rank_fusion(
             {"lexical": [key for key, _ in lexical], "dense": [key for key, _ in dense]}

@@ -78,7 +78,59 @@ def _v1(db: Database) -> None:
         db.execute("INSERT INTO objects_fts(objects_fts, rank) VALUES ('secure-delete', 1)")
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1]
+V2 = """
+CREATE TABLE labels (
+    label_key INTEGER PRIMARY KEY,
+    facets    TEXT NOT NULL UNIQUE
+);
+ALTER TABLE turns ADD COLUMN label_key INTEGER REFERENCES labels(label_key);
+ALTER TABLE turns ADD COLUMN spans TEXT;
+ALTER TABLE objects ADD COLUMN label_key INTEGER REFERENCES labels(label_key);
+ALTER TABLE relationships ADD COLUMN valid_from TEXT;
+ALTER TABLE relationships ADD COLUMN valid_until TEXT;
+CREATE TABLE governance_events (
+    event_key       INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind            TEXT NOT NULL,
+    effective_at    TEXT,
+    recorded_at     TEXT NOT NULL,
+    payload         TEXT NOT NULL,
+    source          TEXT NOT NULL,
+    source_turn_key INTEGER REFERENCES turns(turn_key) ON DELETE SET NULL
+);
+CREATE TABLE grants (
+    grant_key   INTEGER PRIMARY KEY AUTOINCREMENT,
+    grantor_id  TEXT NOT NULL REFERENCES principals(principal_id),
+    grantee_id  TEXT NOT NULL REFERENCES principals(principal_id),
+    subject_id  TEXT NOT NULL,
+    tags        TEXT NOT NULL,
+    valid_from  TEXT,
+    valid_until TEXT,
+    revocable   INTEGER NOT NULL DEFAULT 1,
+    revoked_at  TEXT,
+    event_key   INTEGER NOT NULL REFERENCES governance_events(event_key)
+);
+CREATE INDEX grants_by_grantee ON grants(grantee_id);
+CREATE TABLE decision_log (
+    decision_key INTEGER PRIMARY KEY AUTOINCREMENT,
+    decided_at   TEXT NOT NULL,
+    requester_id TEXT NOT NULL,
+    surface      TEXT NOT NULL,
+    query_sha256 TEXT,
+    as_of        TEXT,
+    action       TEXT NOT NULL,
+    returned     TEXT NOT NULL,
+    withheld     TEXT NOT NULL,
+    rules        TEXT NOT NULL
+);
+"""
+
+
+def _v2(db: Database) -> None:
+    """Governance state: labels, grants, governance events, the decision log."""
+    db.executescript(V2)
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2]
 LATEST_VERSION = len(MIGRATIONS)
 
 

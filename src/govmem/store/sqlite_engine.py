@@ -16,7 +16,7 @@ from itertools import islice
 import numpy as np
 
 from govmem.errors import DuplicateTurn, StoreError, UnknownPrincipal
-from govmem.models import MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
+from govmem.models import Grant, MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
 from govmem.store.connection import Database, driver_errors
 from govmem.store.schema import migrate, schema_version
 
@@ -24,7 +24,7 @@ _CHUNK = 500
 
 FTS_TOKENIZER = ("porter", "unicode61", "remove_diacritics", "2")
 
-_TURN_COLUMNS = "turn_key, episode_id, turn_id, session_id, speaker_id, timestamp, kind, text"
+_TURN_COLUMNS = "turn_key, episode_id, turn_id, session_id, speaker_id, timestamp, kind, text, label_key"
 
 
 def _chunks(items: Iterable, size: int = _CHUNK) -> Iterator[list]:
@@ -38,7 +38,7 @@ def _placeholders(n: int) -> str:
 
 
 def _stored_turn(row: tuple) -> StoredTurn:
-    key, episode_id, turn_id, session_id, speaker, timestamp, kind, text = row
+    key, episode_id, turn_id, session_id, speaker, timestamp, kind, text, label_key = row
     turn = Turn(
         turn_id=turn_id,
         speaker=speaker,
@@ -48,7 +48,7 @@ def _stored_turn(row: tuple) -> StoredTurn:
         kind=kind,
         session_id=session_id,
     )
-    return StoredTurn(turn_key=key, turn=turn, session_id=session_id)
+    return StoredTurn(turn_key=key, turn=turn, session_id=session_id, label_key=label_key)
 
 
 class SQLiteStore:
@@ -107,6 +107,7 @@ class SQLiteStore:
 
     def put_principals(self, principals: Sequence[Principal]) -> None:
         with self.db.atomic():
+            self._governance_changed()
             self.db.executemany(
                 "INSERT INTO principals(principal_id, role, display_name) VALUES (?, ?, ?) "
                 "ON CONFLICT(principal_id) DO UPDATE SET role = excluded.role, "
@@ -129,6 +130,7 @@ class SQLiteStore:
 
     def put_relationships(self, relationships: Sequence[Relationship]) -> None:
         with self.db.atomic():
+            self._governance_changed()
             known = self._known_principals({r.principal_id for r in relationships})
             for relationship in relationships:
                 if relationship.principal_id not in known:
@@ -136,23 +138,34 @@ class SQLiteStore:
                         relationship.principal_id, f"in a {relationship.type!r} relationship"
                     )
             self.db.executemany(
-                "INSERT INTO relationships(type, principal_id, target_id, attributes) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT(type, principal_id, target_id) "
-                "DO UPDATE SET attributes = excluded.attributes",
+                "INSERT INTO relationships(type, principal_id, target_id, attributes, valid_from, "
+                "valid_until) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(type, principal_id, target_id) "
+                "DO UPDATE SET attributes = excluded.attributes, valid_from = excluded.valid_from, "
+                "valid_until = excluded.valid_until",
                 [
-                    (r.type, r.principal_id, r.target_id, json.dumps(r.attributes, sort_keys=True))
+                    (
+                        r.type,
+                        r.principal_id,
+                        r.target_id,
+                        json.dumps(r.attributes, sort_keys=True),
+                        r.valid_from,
+                        r.valid_until,
+                    )
                     for r in relationships
                 ],
             )
 
     def relationships(self, principal_id: str | None = None) -> list[Relationship]:
-        sql = "SELECT type, principal_id, target_id, attributes FROM relationships"
+        sql = "SELECT type, principal_id, target_id, attributes, valid_from, valid_until FROM relationships"
         params: tuple = ()
         if principal_id is not None:
             sql += " WHERE principal_id = ? OR target_id = ?"
             params = (principal_id, principal_id)
         rows = self.db.execute(sql + " ORDER BY relationship_key", params)
-        return [Relationship(t, p, target, json.loads(a)) for t, p, target, a in rows]
+        return [
+            Relationship(kind, principal, target, json.loads(attributes), start, end)
+            for kind, principal, target, attributes, start, end in rows
+        ]
 
     def _known_principals(self, ids: Iterable[str]) -> set[str]:
         known: set[str] = set()
@@ -171,8 +184,16 @@ class SQLiteStore:
 
     # source turns
 
-    def insert_turns(self, turns: Sequence[Turn], session_ids: Sequence[str]) -> list[StoredTurn]:
-        """Insert turns in the current transaction; raise naming the first bad one."""
+    def insert_turns(
+        self,
+        turns: Sequence[Turn],
+        session_ids: Sequence[str],
+        labels: Sequence[tuple[int, str]] | None = None,
+    ) -> list[StoredTurn]:
+        """Insert turns in the current transaction; raise naming the first bad one.
+
+        ``labels`` gives each turn's (label key, spans as JSON) when governed.
+        """
         with self.db.atomic():
             speakers = {t.speaker for t in turns}
             missing = speakers - self._known_principals(speakers)
@@ -180,17 +201,30 @@ class SQLiteStore:
                 bad = next(t for t in turns if t.speaker in missing)
                 raise UnknownPrincipal(bad.speaker, f"speaker of turn {bad.turn_id!r}")
             first = self._next_key("turns")
+            labels = labels or [(None, None)] * len(turns)
             stored = [
-                StoredTurn(first + i, turn, session)
-                for i, (turn, session) in enumerate(zip(turns, session_ids, strict=True))
+                StoredTurn(first + i, turn, session, label[0])
+                for i, (turn, session, label) in enumerate(zip(turns, session_ids, labels, strict=True))
             ]
             rows = [
-                (s.turn_key, t.episode_id, t.turn_id, s.session_id, t.speaker, t.timestamp, t.kind, t.text)
-                for s in stored
+                (
+                    s.turn_key,
+                    t.episode_id,
+                    t.turn_id,
+                    s.session_id,
+                    t.speaker,
+                    t.timestamp,
+                    t.kind,
+                    t.text,
+                    *label,
+                )
+                for s, label in zip(stored, labels, strict=True)
                 for t in (s.turn,)
             ]
             try:
-                self.db.executemany(f"INSERT INTO turns({_TURN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
+                self.db.executemany(
+                    f"INSERT INTO turns({_TURN_COLUMNS}, spans) VALUES (?,?,?,?,?,?,?,?,?,?)", rows
+                )
             except driver_errors() as exc:
                 if "UNIQUE" in str(exc):
                     raise self._duplicate(turns, first) from None
@@ -261,10 +295,10 @@ class SQLiteStore:
             first = self._next_key("objects")
             keys = list(range(first, first + len(drafts)))
             self.db.executemany(
-                "INSERT INTO objects(object_key, kind, group_id, episode_id, text, observed_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO objects(object_key, kind, group_id, episode_id, text, observed_at, label_key) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (key, d.kind, d.group_id, d.episode_id, d.text, d.observed_at)
+                    (key, d.kind, d.group_id, d.episode_id, d.text, d.observed_at, d.label_key)
                     for key, d in zip(keys, drafts, strict=True)
                 ],
             )
@@ -331,21 +365,25 @@ class SQLiteStore:
         found: dict[int, MemoryObject] = {}
         for chunk in _chunks(keys):
             rows = self.db.execute(
-                "SELECT o.object_key, o.kind, o.text, o.episode_id, o.observed_at, "
-                "json_group_array(t.turn_id) FROM objects o "
+                "SELECT o.object_key, o.kind, o.text, o.episode_id, o.observed_at, o.group_id, "
+                "o.label_key, json_group_array(json_array(t.turn_key, t.turn_id)) FROM objects o "
                 "JOIN object_sources s ON s.object_key = o.object_key "
                 "JOIN turns t ON t.turn_key = s.turn_key "
                 f"WHERE o.object_key IN ({_placeholders(len(chunk))}) GROUP BY o.object_key",
                 chunk,
             )
-            for key, kind, text, episode_id, observed_at, sources in rows:
+            for key, kind, text, episode_id, observed_at, group_id, label_key, sources in rows:
+                pairs = sorted(json.loads(sources))
                 found[key] = MemoryObject(
                     object_id=f"{kind}-{key}",
                     kind=kind,
                     text=text,
                     episode_id=episode_id,
-                    sources=tuple(sorted(json.loads(sources))),
+                    sources=tuple(sorted(turn_id for _, turn_id in pairs)),
                     observed_at=observed_at,
+                    group_id=group_id,
+                    label_key=label_key,
+                    source_keys=tuple(turn_key for turn_key, _ in pairs),
                 )
         return found
 
@@ -357,11 +395,14 @@ class SQLiteStore:
         limit: int,
         kinds: Sequence[str] | None = None,
         as_of: str | None = None,
-        allowed: Sequence[int] | None = None,
+        labels: Sequence[int] | None = None,
     ) -> list[tuple[int, float]]:
-        """BM25 over FTS5: (object_key, score) best first, higher is better."""
+        """BM25 over FTS5: (object_key, score) best first, higher is better.
+
+        ``labels`` restricts the search to objects with these label keys.
+        """
         joins, conditions, params = "", ["objects_fts MATCH ?"], [match]
-        if kinds is not None or as_of is not None:
+        if kinds is not None or as_of is not None or labels is not None:
             joins = " JOIN objects o ON o.object_key = objects_fts.rowid"
         if kinds is not None:
             conditions.append(f"o.kind IN ({_placeholders(len(kinds))})")
@@ -369,9 +410,9 @@ class SQLiteStore:
         if as_of is not None:
             conditions.append("(o.observed_at IS NULL OR o.observed_at <= ?)")
             params.append(as_of)
-        if allowed is not None:
-            conditions.append("objects_fts.rowid IN (SELECT value FROM json_each(?))")
-            params.append(json.dumps(list(allowed)))
+        if labels is not None:
+            conditions.append("coalesce(o.label_key, 0) IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(list(labels)))
         rows = self.db.execute(
             f"SELECT objects_fts.rowid, bm25(objects_fts) FROM objects_fts{joins} "
             f"WHERE {' AND '.join(conditions)} ORDER BY bm25(objects_fts) LIMIT ?",
@@ -400,17 +441,241 @@ class SQLiteStore:
 
     def iter_vectors(
         self, batch: int = 65536
-    ) -> Iterator[tuple[np.ndarray, np.ndarray, list[str], list[str | None]]]:
-        """Batches of (keys, float32 matrix, kinds, observed_at) for every stored vector."""
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, list[str], list[str | None], np.ndarray]]:
+        """Batches of (keys, float32 matrix, kinds, observed_at, label keys) for every vector."""
         rows = self.db.iterate(
-            "SELECT v.object_key, v.embedding, o.kind, o.observed_at FROM vectors v "
+            "SELECT v.object_key, v.embedding, o.kind, o.observed_at, o.label_key FROM vectors v "
             "JOIN objects o ON o.object_key = v.object_key ORDER BY v.object_key"
         )
         for chunk in _chunks(rows, batch):
             keys = np.fromiter((row[0] for row in chunk), dtype=np.int64, count=len(chunk))
             blob = b"".join(row[1] for row in chunk)
             matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(chunk), -1)
-            yield keys, matrix, [row[2] for row in chunk], [row[3] for row in chunk]
+            labels = np.fromiter((row[4] or 0 for row in chunk), dtype=np.int64, count=len(chunk))
+            yield keys, matrix, [row[2] for row in chunk], [row[3] for row in chunk], labels
+
+    # labels and governance state
+
+    def intern_labels(self, facet_sets: Sequence[frozenset[tuple[str, str]]]) -> list[int]:
+        """The label key of each facet set, adding the new ones."""
+        canonical = [json.dumps(sorted(facets), separators=(",", ":")) for facets in facet_sets]
+        known = self._label_keys(set(canonical))
+        new = sorted(set(canonical) - known.keys())
+        if new:
+            with self.db.atomic():
+                self.db.executemany("INSERT INTO labels(facets) VALUES (?)", [(c,) for c in new])
+            known.update(self._label_keys(set(new)))
+        return [known[c] for c in canonical]
+
+    def _label_keys(self, canonical: set[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for chunk in _chunks(canonical):
+            rows = self.db.execute(
+                f"SELECT facets, label_key FROM labels WHERE facets IN ({_placeholders(len(chunk))})", chunk
+            )
+            found.update(rows)
+        return found
+
+    def labels_since(self, after: int) -> list[tuple[int, frozenset[tuple[str, str]]]]:
+        """(label key, facets) of every label with a key above ``after``."""
+        rows = self.db.execute(
+            "SELECT label_key, facets FROM labels WHERE label_key > ? ORDER BY label_key", (after,)
+        )
+        return [(key, frozenset(tuple(f) for f in json.loads(facets))) for key, facets in rows]
+
+    def turn_spans(self, keys: Iterable[int]) -> dict[int, tuple[str, str, list[tuple[int, int, int]]]]:
+        """(speaker, text, [(start, end, label key)]) of each turn, by key."""
+        found = {}
+        for chunk in _chunks(keys):
+            rows = self.db.execute(
+                "SELECT turn_key, speaker_id, text, spans, label_key FROM turns "
+                f"WHERE turn_key IN ({_placeholders(len(chunk))})",
+                chunk,
+            )
+            for key, speaker, text, spans, label_key in rows:
+                parsed = [tuple(s) for s in json.loads(spans)] if spans else [(0, len(text), label_key or 0)]
+                found[key] = (speaker, text, parsed)
+        return found
+
+    def iter_turns(self, batch: int = 4096) -> Iterator[list[StoredTurn]]:
+        """Every turn in ingest order, in batches (safe to update turns between batches)."""
+        after = 0
+        while rows := self.db.execute(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE turn_key > ? ORDER BY turn_key LIMIT ?", (after, batch)
+        ):
+            yield [_stored_turn(row) for row in rows]
+            after = rows[-1][0]
+
+    def set_turn_labels(self, rows: Sequence[tuple[int, int, str]]) -> None:
+        """(turn key, label key, spans JSON) for existing turns."""
+        with self.db.atomic():
+            self.db.executemany(
+                "UPDATE turns SET label_key = ?, spans = ? WHERE turn_key = ?",
+                [(label, spans, key) for key, label, spans in rows],
+            )
+
+    def source_labels(self) -> Iterator[tuple[int, list[int]]]:
+        """(object key, label keys of its source turns) for every object."""
+        rows = self.db.execute(
+            "SELECT s.object_key, group_concat(coalesce(t.label_key, 0)) FROM object_sources s "
+            "JOIN turns t ON t.turn_key = s.turn_key GROUP BY s.object_key"
+        )
+        for key, labels in rows:
+            yield key, [int(label) for label in str(labels).split(",")]
+
+    def set_object_labels(self, rows: Sequence[tuple[int, int]]) -> None:
+        with self.db.atomic():
+            self.db.executemany(
+                "UPDATE objects SET label_key = ? WHERE object_key = ?", [(label, key) for key, label in rows]
+            )
+
+    def last_turn_labels(self, episode_ids: Iterable[str]) -> dict[str, int]:
+        """The label key of the last span of each episode's latest governed turn."""
+        found = {}
+        for episode_id in episode_ids:
+            row = self.db.execute(
+                "SELECT spans FROM turns WHERE episode_id = ? AND spans IS NOT NULL "
+                "ORDER BY turn_key DESC LIMIT 1",
+                (episode_id,),
+            )
+            if row:
+                found[episode_id] = json.loads(row[0][0])[-1][2]
+        return found
+
+    def record_event(
+        self,
+        kind: str,
+        payload: dict,
+        effective_at: str | None,
+        recorded_at: str,
+        source: str = "api",
+        source_turn_key: int | None = None,
+    ) -> int:
+        with self.db.atomic():
+            self._governance_changed()
+            self.db.execute(
+                "INSERT INTO governance_events(kind, effective_at, recorded_at, payload, source, "
+                "source_turn_key) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    effective_at,
+                    recorded_at,
+                    json.dumps(payload, sort_keys=True),
+                    source,
+                    source_turn_key,
+                ),
+            )
+            return int(self.db.scalar("SELECT last_insert_rowid()"))
+
+    def events(self) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT event_key, kind, effective_at, recorded_at, payload, source, source_turn_key "
+            "FROM governance_events ORDER BY coalesce(effective_at, recorded_at), event_key"
+        )
+        names = ("event_key", "kind", "effective_at", "recorded_at", "payload", "source", "source_turn_key")
+        return [dict(zip(names, (*row[:4], json.loads(row[4]), *row[5:]), strict=True)) for row in rows]
+
+    def insert_grant(self, grant: Grant, event_key: int) -> int:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT INTO grants(grantor_id, grantee_id, subject_id, tags, valid_from, valid_until, "
+                "revocable, event_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    grant.grantor,
+                    grant.grantee,
+                    grant.subject_id,
+                    json.dumps(sorted(grant.tags)),
+                    grant.valid_from,
+                    grant.valid_until,
+                    int(grant.revocable),
+                    event_key,
+                ),
+            )
+            return int(self.db.scalar("SELECT last_insert_rowid()"))
+
+    def get_grant(self, grant_id: int) -> Grant | None:
+        found = self._grants("WHERE grant_key = ?", (grant_id,))
+        return found[0] if found else None
+
+    def grants_for(self, grantee: str) -> list[Grant]:
+        """Every grant ever made to ``grantee``, revoked and expired ones included."""
+        return self._grants("WHERE grantee_id = ?", (grantee,))
+
+    def _grants(self, where: str, params: tuple) -> list[Grant]:
+        rows = self.db.execute(
+            "SELECT grantor_id, grantee_id, subject_id, tags, valid_from, valid_until, revocable, "
+            f"revoked_at, grant_key FROM grants {where} ORDER BY grant_key",
+            params,
+        )
+        return [
+            Grant(g, e, s, tuple(json.loads(t)), vf, vu, bool(r), ra, key)
+            for g, e, s, t, vf, vu, r, ra, key in rows
+        ]
+
+    def revoke_grant(self, grant_id: int, at: str) -> None:
+        with self.db.atomic():
+            self._governance_changed()
+            self.db.execute(
+                "UPDATE grants SET revoked_at = ? "
+                "WHERE grant_key = ? AND (revoked_at IS NULL OR revoked_at > ?)",
+                (at, grant_id, at),
+            )
+
+    def log_decision(self, row: dict) -> None:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT INTO decision_log(decided_at, requester_id, surface, query_sha256, as_of, action, "
+                "returned, withheld, rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row["decided_at"],
+                    row["requester_id"],
+                    row["surface"],
+                    row.get("query_sha256"),
+                    row.get("as_of"),
+                    row["action"],
+                    json.dumps(row["returned"]),
+                    json.dumps(row["withheld"]),
+                    json.dumps(row["rules"]),
+                ),
+            )
+
+    def decisions(self, limit: int = 100) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT decision_key, decided_at, requester_id, surface, query_sha256, as_of, action, returned, "
+            "withheld, rules FROM decision_log ORDER BY decision_key DESC LIMIT ?",
+            (limit,),
+        )
+        names = ("decision_key", "decided_at", "requester_id", "surface", "query_sha256", "as_of", "action")
+        return [
+            dict(zip(names, row[:7], strict=True))
+            | {"returned": json.loads(row[7]), "withheld": json.loads(row[8]), "rules": json.loads(row[9])}
+            for row in rows
+        ]
+
+    def governance_version(self) -> int:
+        """A number that changes whenever principals, relationships, grants or labels change."""
+        return int(self.get_meta("governance_version") or 0) * 1_000_003 + int(
+            self.db.scalar("SELECT coalesce(max(label_key), 0) FROM labels")
+        )
+
+    def _governance_changed(self) -> None:
+        self.db.execute(
+            "INSERT INTO meta(key, value) VALUES ('governance_version', '1') "
+            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+
+    def object_keys(self, after: int, limit: int, kinds: Sequence[str] | None = None) -> list[int]:
+        """Up to ``limit`` object keys above ``after``, in order (paging for export)."""
+        sql, params = "SELECT object_key FROM objects WHERE object_key > ?", [after]
+        if kinds is not None:
+            sql += f" AND kind IN ({_placeholders(len(kinds))})"
+            params.extend(kinds)
+        return [row[0] for row in self.db.execute(sql + " ORDER BY object_key LIMIT ?", (*params, limit))]
+
+    def counts_of(self, table: str) -> int:
+        if table not in ("principals", "relationships", "turns", "objects", "vectors", "grants"):
+            raise ValueError(f"no table {table!r} to count")
+        return int(self.db.scalar(f"SELECT count(*) FROM {table}"))
 
     def counts(self) -> dict[str, int]:
         counts = {

@@ -1,0 +1,241 @@
+"""Labelling: what each sentence of a turn is about, and on which topics.
+
+A turn is cut into sentences (its *spans*). Each span gets topic tags from the
+policy pack's patterns and subjects from the names it mentions (principals by
+display name, first or last name; resources by the name in their id, such as
+``project_lighthouse`` for "Lighthouse"). A span's **label** is the set of its
+(subject, tag) *facets*; subject ``""`` is shared information about no one.
+
+The policy engine decides per facet; a span is readable when every facet of it
+is, or when the requester spoke it. Labels are interned in the store, so an
+object's label is one integer and authorization can filter by label before
+ranking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from govmem.governance.policy_pack import GENERAL, PolicyPack
+from govmem.models import Principal, Relationship
+
+Facet = tuple[str, str]
+SPEAKER = "@speaker"
+"""Pseudo-tag of the facet (speaker_id, SPEAKER) every turn label carries, so the
+pre-ranking filter lets through what a requester said themselves."""
+
+RESOURCE_PREFIXES = ("project_", "program_", "course_", "case_", "building_", "household_", "team_")
+ABBREVIATIONS = frozenset(
+    [
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "mx",
+        "st",
+        "prof",
+        "no",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "approx",
+        "dept",
+        "inc",
+        "ltd",
+        "jr",
+        "sr",
+        "fig",
+        "ave",
+        "rd",
+        "blvd",
+    ]
+)
+_BREAK = re.compile(r"[.!?;]\s+(?=\S)|\n+")
+_LAST_WORD = re.compile(r"([\w.]+)\.$")
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    facets: frozenset[Facet]
+
+
+@dataclass(frozen=True)
+class TurnLabel:
+    spans: tuple[Span, ...]
+
+    @property
+    def facets(self) -> frozenset[Facet]:
+        return frozenset().union(*(s.facets for s in self.spans)) if self.spans else frozenset()
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, covering the text without gaps."""
+    spans, start = [], 0
+    for match in _BREAK.finditer(text):
+        if match.group(0)[0] == ".":
+            word = _LAST_WORD.search(text, max(start, match.start() - 12), match.start() + 1)
+            if word and (word.group(1).lower() in ABBREVIATIONS or len(word.group(1)) == 1):
+                continue
+        if match.start() >= start:
+            spans.append((start, match.end()))
+            start = match.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    if not spans:
+        spans.append((0, len(text)))
+    return spans
+
+
+TITLES = frozenset(
+    [
+        "dr",
+        "doctor",
+        "nurse",
+        "pharmacist",
+        "mr",
+        "mrs",
+        "ms",
+        "mx",
+        "miss",
+        "prof",
+        "professor",
+        "coach",
+        "dean",
+        "agent",
+        "officer",
+    ]
+)
+
+
+COMMON_WORDS = frozenset(
+    """a an am as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye
+    and are but can did for had has her him his how its may not our out see she the was who why
+    you all any new now old one two day may june will mark bill""".split()
+)
+"""Words never taken as a name, so a principal called "Will" or "Rose" is not matched everywhere."""
+
+
+def _name_parts(display_name: str) -> list[str]:
+    """The words of a display name without titles or parenthesised notes ("Dr. Varga" -> Varga)."""
+    plain = re.sub(r"\([^)]*\)", " ", display_name).replace(".", " ")
+    return [w for w in plain.split() if w.lower() not in TITLES]
+
+
+def resource_name(resource_id: str) -> str:
+    name = resource_id
+    for prefix in RESOURCE_PREFIXES:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            name = name[len(prefix) :]
+            break
+    return name.replace("_", " ").replace("-", " ").strip()
+
+
+class Labeler:
+    """Labels turns for one store: its pack, its principals and its resources."""
+
+    def __init__(
+        self, pack: PolicyPack, principals: Sequence[Principal], relationships: Sequence[Relationship]
+    ):
+        self.pack = pack
+        self.roles = {p.principal_id: p.role for p in principals}
+        self.resources = sorted(
+            {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
+        )
+        self._names = self._name_table(principals)
+        pattern = "|".join(re.escape(name) for name in sorted(self._names, key=len, reverse=True))
+        self._mentions = re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.IGNORECASE) if pattern else None
+        self._tags = list(pack.tag_patterns.items())
+        self.fingerprint = hashlib.sha256(
+            json.dumps(
+                [
+                    pack.name,
+                    pack.source,
+                    sorted(self.roles.items()),
+                    sorted((k, sorted(v)) for k, v in self._names.items()),
+                ]
+            ).encode()
+        ).hexdigest()
+
+    def _name_table(self, principals: Sequence[Principal]) -> dict[str, frozenset[str]]:
+        """Lower-cased name -> the subjects it may refer to."""
+        names: dict[str, set[str]] = {}
+
+        def add(name: str, subject: str) -> None:
+            name = name.strip().lower()
+            if len(name) >= 2 and name not in COMMON_WORDS:
+                names.setdefault(name, set()).add(subject)
+
+        for p in principals:
+            add(p.principal_id, p.principal_id)
+            parts = _name_parts(p.display_name)
+            if parts:
+                add(" ".join(parts), p.principal_id)
+                add(parts[0], p.principal_id)
+                if len(parts) > 1:
+                    add(parts[-1], p.principal_id)
+        for resource in self.resources:
+            add(resource, resource)
+            add(resource_name(resource), resource)
+        return {name: frozenset(subjects) for name, subjects in names.items()}
+
+    def mentioned(self, text: str) -> set[str]:
+        if self._mentions is None:
+            return set()
+        found: set[str] = set()
+        for match in self._mentions.finditer(text):
+            found |= self._names.get(match.group(0).lower(), frozenset())
+        return found
+
+    def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
+        tags = {tag for tag, pattern in self._tags if pattern.search(text)}
+        if kind is not None:
+            tags |= self.pack.kind_tags.get(kind, frozenset())
+        return frozenset(tags or {GENERAL})
+
+    def subjects_of(self, mentioned: Iterable[str], tags: frozenset[str]) -> set[str]:
+        """The mentioned names that are subjects of a sentence with these tags."""
+        personal = not tags.isdisjoint(self.pack.personal_tags)
+        subjects = set()
+        for subject in mentioned:
+            role = self.roles.get(subject)
+            if role is None or personal or self.pack.is_subject_role(role):
+                subjects.add(subject)
+        return subjects
+
+    def label(
+        self, text: str, speaker: str, kind: str | None, previous: frozenset[str]
+    ) -> tuple[TurnLabel, frozenset[str]]:
+        """The turn's label, and the subjects a following unnamed sentence inherits."""
+        spans = []
+        for start, end in sentence_spans(text):
+            sentence = text[start:end]
+            tags = self.tags_of(sentence, kind)
+            subjects = self.subjects_of(self.mentioned(sentence), tags)
+            if subjects:
+                previous = frozenset(subjects)
+            else:
+                subjects = set(self._unnamed(speaker, previous))
+            facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
+            spans.append(Span(start, end, facets))
+        return TurnLabel(tuple(spans)), previous
+
+    def _unnamed(self, speaker: str, previous: frozenset[str]) -> frozenset[str]:
+        for rule in self.pack.unnamed_subject:
+            if rule == "speaker" and self.pack.is_subject_role(self.roles.get(speaker, "")):
+                return frozenset({speaker})
+            if rule == "previous" and previous:
+                return previous
+        return frozenset()
+
+    def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
+        """The facets a query asks about: only subjects it names, never a guess."""
+        tags = self.tags_of(query)
+        subjects = self.subjects_of(self.mentioned(query), tags) - {requester}
+        return frozenset((s, t) for s in subjects for t in tags)

@@ -1,0 +1,242 @@
+"""Policy packs: the rules of a domain, as data.
+
+A pack is a TOML file (one per domain, plus the strict ``default``) that says how
+information is labelled and who may read which label:
+
+- ``subject_roles``: principals in these roles own everything said about them
+  (patients, students); ``personal_tags``: for these tags anyone mentioned is a
+  subject (an employee's pay, a guest's door code). Resources (projects,
+  households, programmes) are subjects whenever they are named.
+- ``unnamed_subject``: what a sentence naming no subject is about, tried in order:
+  ``speaker`` (if their role is a subject role), ``previous`` (the last subject
+  named in the episode), else nothing (shared information).
+- ``tags``: topic tags, each a list of case-insensitive regular expressions over a
+  sentence; ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
+- ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
+  and the tags they allow; a scoped relationship never reaches beyond them.
+- ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a
+  rule states must hold: ``requester = "subject"``, ``roles``, ``relationship``
+  (glob patterns; the requester holds it towards the subject), ``about``
+  (``principal``, ``resource``, ``nothing``), ``about_roles``, ``tags``.
+
+Deny rules win over allow rules; an explicit grant (or consent) wins over both,
+since it is the subject or an entitled principal making an exception on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from govmem.errors import PolicyError
+
+BUILTIN_PACKS = ("default", "medical", "office", "education", "household")
+GENERAL = "general"
+ANY = "*"
+ABOUT = ("principal", "resource", "nothing", "any")
+UNNAMED = ("speaker", "previous")
+_RULE_KEYS = {"id", "effect", "requester", "roles", "relationship", "about", "about_roles", "tags"}
+_PACK_KEYS = {
+    "name",
+    "description",
+    "subject_roles",
+    "personal_tags",
+    "unnamed_subject",
+    "tags",
+    "kind_tags",
+    "scope_words",
+    "rules",
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    rule_id: str
+    effect: str
+    tags: frozenset[str]
+    requester_is_subject: bool = False
+    roles: frozenset[str] | None = None
+    relationships: tuple[str, ...] | None = None
+    about: str = "any"
+    about_roles: frozenset[str] | None = None
+
+    def covers_tag(self, tag: str) -> bool:
+        return ANY in self.tags or tag in self.tags
+
+    def names_relationship(self, relationship_type: str) -> bool:
+        return self.relationships is not None and any(
+            fnmatchcase(relationship_type, pattern) for pattern in self.relationships
+        )
+
+
+@dataclass(frozen=True)
+class PolicyPack:
+    name: str
+    description: str
+    subject_roles: frozenset[str]
+    personal_tags: frozenset[str]
+    unnamed_subject: tuple[str, ...]
+    tag_patterns: dict[str, re.Pattern[str]]
+    kind_tags: dict[str, frozenset[str]]
+    scope_words: dict[str, frozenset[str]]
+    rules: tuple[Rule, ...]
+    source: str
+
+    @property
+    def tags(self) -> frozenset[str]:
+        return frozenset(self.tag_patterns) | {GENERAL}
+
+    def is_subject_role(self, role: str) -> bool:
+        return ANY in self.subject_roles or role in self.subject_roles
+
+    def scope_tags(self, scope: str) -> frozenset[str] | None:
+        """Tags a relationship scope ("scheduling_only") allows; None when it names none."""
+        words = set(re.findall(r"[a-z]+", scope.lower()))
+        found = [self.scope_words[w] for w in words if w in self.scope_words]
+        return frozenset().union(*found) if found else None
+
+
+def load_pack(name_or_path: str) -> PolicyPack:
+    """A built-in pack by name, or a pack file by path."""
+    if name_or_path in BUILTIN_PACKS:
+        return _builtin(name_or_path)
+    path = Path(name_or_path)
+    if not path.is_file():
+        raise PolicyError(
+            f"no policy pack {name_or_path!r}: give one of {', '.join(BUILTIN_PACKS)} or a .toml file"
+        )
+    return parse_pack(path.read_text(encoding="utf-8"), str(path))
+
+
+@cache
+def _builtin(name: str) -> PolicyPack:
+    text = resources.files("govmem.governance").joinpath("packs", f"{name}.toml").read_text("utf-8")
+    return parse_pack(text, f"<built-in pack {name}>")
+
+
+def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"{source}: not valid TOML: {exc}") from None
+    unknown = set(data) - _PACK_KEYS
+    if unknown:
+        raise PolicyError(f"{source}: unknown key {sorted(unknown)[0]!r}")
+    name = _string(data, "name", source)
+    tag_patterns = {tag: _patterns(tag, value, source) for tag, value in _table(data, "tags", source).items()}
+    known_tags = set(tag_patterns) | {GENERAL}
+    kind_tags = {
+        kind: _tags(value, f"kind_tags.{kind}", known_tags, source)
+        for kind, value in _table(data, "kind_tags", source).items()
+    }
+    scope_words = {
+        word.lower(): _tags(value, f"scope_words.{word}", known_tags, source)
+        for word, value in _table(data, "scope_words", source).items()
+    }
+    unnamed = tuple(_strings(data.get("unnamed_subject", []), "unnamed_subject", source))
+    bad = [u for u in unnamed if u not in UNNAMED]
+    if bad:
+        raise PolicyError(f"{source}: unnamed_subject {bad[0]!r} is not one of {', '.join(UNNAMED)}")
+    raw_rules = data.get("rules", [])
+    if not isinstance(raw_rules, list) or not raw_rules:
+        raise PolicyError(f"{source}: a pack needs at least one [[rules]] entry")
+    rules = tuple(_rule(raw, known_tags, source) for raw in raw_rules)
+    seen: set[str] = set()
+    for rule in rules:
+        if rule.rule_id in seen:
+            raise PolicyError(f"{source}: rule id {rule.rule_id!r} is used twice")
+        seen.add(rule.rule_id)
+    return PolicyPack(
+        name=name,
+        description=str(data.get("description", "")),
+        subject_roles=frozenset(_strings(data.get("subject_roles", []), "subject_roles", source)),
+        personal_tags=_tags(data.get("personal_tags", []), "personal_tags", known_tags, source),
+        unnamed_subject=unnamed,
+        tag_patterns=tag_patterns,
+        kind_tags=kind_tags,
+        scope_words=scope_words,
+        rules=rules,
+        source=source,
+    )
+
+
+def _rule(raw: Any, known_tags: set[str], source: str) -> Rule:
+    if not isinstance(raw, dict):
+        raise PolicyError(f"{source}: each [[rules]] entry must be a table")
+    rule_id = raw.get("id")
+    if not isinstance(rule_id, str) or not rule_id:
+        raise PolicyError(f"{source}: a rule without an 'id'")
+    where = f"{source}: rule {rule_id!r}"
+    unknown = set(raw) - _RULE_KEYS
+    if unknown:
+        raise PolicyError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+    effect = raw.get("effect", "allow")
+    if effect not in ("allow", "deny"):
+        raise PolicyError(f"{where}: effect must be 'allow' or 'deny', not {effect!r}")
+    requester = raw.get("requester", "any")
+    if requester not in ("any", "subject"):
+        raise PolicyError(f"{where}: requester must be 'any' or 'subject', not {requester!r}")
+    about = raw.get("about", "any")
+    if about not in ABOUT:
+        raise PolicyError(f"{where}: about must be one of {', '.join(ABOUT)}, not {about!r}")
+    if "tags" not in raw:
+        raise PolicyError(f"{where}: 'tags' is required (use [\"*\"] for every tag)")
+    roles = raw.get("roles")
+    relationships = raw.get("relationship")
+    about_roles = raw.get("about_roles")
+    return Rule(
+        rule_id=rule_id,
+        effect=effect,
+        tags=_tags(raw["tags"], "tags", known_tags | {ANY}, where),
+        requester_is_subject=requester == "subject",
+        roles=None if roles is None or roles == [ANY] else frozenset(_strings(roles, "roles", where)),
+        relationships=None
+        if relationships is None
+        else tuple(_strings(relationships, "relationship", where)),
+        about="principal" if about_roles is not None and about == "any" else about,
+        about_roles=None if about_roles is None else frozenset(_strings(about_roles, "about_roles", where)),
+    )
+
+
+def _string(data: dict, key: str, source: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value:
+        raise PolicyError(f"{source}: {key!r} must be a non-empty string")
+    return value
+
+
+def _table(data: dict, key: str, source: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise PolicyError(f"{source}: [{key}] must be a table")
+    return value
+
+
+def _strings(value: Any, what: str, source: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise PolicyError(f"{source}: {what!r} must be a list of non-empty strings")
+    return value
+
+
+def _tags(value: Any, what: str, known: set[str], source: str) -> frozenset[str]:
+    tags = _strings(value, what, source)
+    unknown = [t for t in tags if t not in known]
+    if unknown:
+        raise PolicyError(f"{source}: {what} names tag {unknown[0]!r}, which the pack does not define")
+    return frozenset(tags)
+
+
+def _patterns(tag: str, value: Any, source: str) -> re.Pattern[str]:
+    if tag == GENERAL:
+        raise PolicyError(f"{source}: tag 'general' is implicit (a sentence with no other tag)")
+    patterns = _strings(value, f"tags.{tag}", source)
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    except re.error as exc:
+        raise PolicyError(f"{source}: tags.{tag} has a bad regular expression: {exc}") from None

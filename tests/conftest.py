@@ -64,7 +64,7 @@ def db_path(tmp_path: Path) -> str:
 
 @pytest.fixture
 def memory(db_path: str):
-    """A Memory on a file under the medical pack, with the demo episode ingested (turn and session designs)."""
+    """A Memory on a file (medical pack) with the demo episode ingested (turn and session designs)."""
     with Memory(db_path, policy="medical") as memory:
         memory.ingest_episodes(read_episodes(DEMO_PATH))
         yield memory

@@ -21,8 +21,8 @@ from govmem.errors import (
     StoreError,
     UnknownPrincipal,
 )
-from govmem.loaders.gatemem import Episode, read_episodes
 from govmem.governance.policy_pack import PolicyPack, load_pack
+from govmem.loaders.gatemem import Episode, read_episodes
 from govmem.models import Grant, MemoryObject, Principal, Relationship, Turn
 from govmem.read_path.recall import Decision, RecallItem, RecallResult
 

@@ -114,12 +114,11 @@ TITLES = frozenset(
 )
 
 
-COMMON_WORDS = frozenset(
-    """a an am as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye
-    and are but can did for had has her him his how its may not our out see she the was who why
-    you all any new now old one two day may june will mark bill""".split()
-)
-"""Words never taken as a name, so a principal called "Will" or "Rose" is not matched everywhere."""
+_COMMON = """a an am as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye
+and are but can did for had has her him his how its may not our out see she the was who why
+you all any new now old one two day may june will mark bill"""
+COMMON_WORDS = frozenset(_COMMON.split())
+"""Words never taken as a name, so a principal called "Will" is not matched everywhere."""
 
 
 def _name_parts(display_name: str) -> list[str]:

@@ -174,3 +174,27 @@ def test_failed_commit_leaves_the_connection_usable(db: Database) -> None:
     with db.transaction():
         db.execute("INSERT INTO t VALUES (1)")
     assert values(db) == [1]
+
+
+def test_snapshot_sees_one_state_across_statements(db: Database) -> None:
+    """A write committed by another connection mid-read is invisible until the read ends."""
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("INSERT INTO t VALUES (1)")
+    other = Database(db.path, driver=db.driver)
+    try:
+        with db.snapshot():
+            assert values(db) == [1]
+            other.execute("INSERT INTO t VALUES (2)")
+            assert values(db) == [1]
+            with db.snapshot():  # nested: joins the outer one
+                assert values(db) == [1]
+        assert values(db) == [1, 2]
+        assert not db.in_transaction
+        with pytest.raises(Boom), db.snapshot():
+            raise Boom
+        assert not db.in_transaction
+        with db.transaction():  # the connection is usable after a failed read
+            db.execute("INSERT INTO t VALUES (3)")
+        assert values(other) == [1, 2, 3]
+    finally:
+        other.close()

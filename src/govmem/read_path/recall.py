@@ -87,15 +87,32 @@ def recall(
     if not 1 <= k <= MAX_K:
         raise InputError(f"k must be between 1 and {MAX_K}, got {k}")
     as_of = normalize_timestamp(as_of, "as_of")
+    with store.snapshot():
+        result, audit_entry = _recall(store, retriever, authorizer, requester, query, k, as_of, kinds)
+    if audit is not None:
+        audit.record(*audit_entry)
+    return result
+
+
+def _recall(
+    store: Store,
+    retriever: HybridRetriever,
+    authorizer: Authorizer,
+    requester: str,
+    query: str,
+    k: int,
+    as_of: str | None,
+    kinds: Sequence[str] | None,
+) -> tuple[RecallResult, tuple]:
+    """Recall inside one snapshot; returns the result and its decision-log entry."""
     principal = resolve_requester(store, requester)
     at = as_of or utc_now()
 
     assessment = authorizer.assess_query(store, principal, query, at)
     if assessment.denied and not assessment.allowed:
         decision = Decision("refuse", assessment.rules)
-        if audit is not None:
-            audit.record(principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
-        return RecallResult(requester, query, [], decision)
+        entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
+        return RecallResult(requester, query, [], decision), entry
 
     scope = authorizer.scope(store, principal, at)
     candidates = retriever.search(query, max(4 * k, 50), kinds, as_of, scope.labels)
@@ -112,15 +129,14 @@ def recall(
     else:
         action = "answer" if items else "no_memory"
     decision = Decision(action, tuple(sorted(set(scope.reasons) | set(assessment.rules))))
-    if audit is not None:
-        returned = [item.object_id for item in items]
-        withheld = [
-            {"object_id": obj.object_id, "redacted": review.visible is not None, "rules": list(review.rules)}
-            for (_, obj), review in zip(pairs, reviews, strict=True)
-            if review.redacted
-        ]
-        audit.record(principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
-    return RecallResult(requester, query, items, decision)
+    withheld = [
+        {"object_id": obj.object_id, "redacted": review.visible is not None, "rules": list(review.rules)}
+        for (_, obj), review in zip(pairs, reviews, strict=True)
+        if review.redacted
+    ]
+    returned = [item.object_id for item in items]
+    entry = (principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
+    return RecallResult(requester, query, items, decision), entry
 
 
 def resolve_requester(store: Store, requester: str) -> Principal:

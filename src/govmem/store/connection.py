@@ -124,6 +124,27 @@ class Database:
                     raise
 
     @contextmanager
+    def snapshot(self) -> Iterator[Database]:
+        """One consistent view for a read made of several statements.
+
+        A deferred transaction: every statement inside sees the database as of the
+        first one, so a read's permissions and the memory they govern come from the
+        same state (a grant revoked meanwhile is either wholly before or after it).
+        Inside an open transaction it simply joins it.
+        """
+        with self._lock:
+            if self._depth:
+                yield self
+                return
+            self._conn.execute("BEGIN")
+            self._depth += 1
+            try:
+                yield self
+            finally:
+                self._depth -= 1
+                self._conn.execute("COMMIT")
+
+    @contextmanager
     def atomic(self) -> Iterator[Database]:
         """A transaction of its own, or a part of the one already open.
 

@@ -83,6 +83,10 @@ class SQLiteStore:
     def transaction(self) -> AbstractContextManager[Database]:
         return self.db.transaction()
 
+    def snapshot(self) -> AbstractContextManager[Database]:
+        """A consistent view across the statements of one read."""
+        return self.db.snapshot()
+
     def close(self) -> None:
         self.db.close()
 

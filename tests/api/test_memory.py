@@ -578,3 +578,22 @@ def test_round_trip_on_both_drivers(tmp_path, driver: str, snapshot) -> None:
         counts = again.stats()["counts"]
         assert (counts["turns"], counts["objects.turn"], counts["objects.session"]) == (2, 2, 2)
         assert again.recall("ana", "printer duplex", k=1, design="turn").items[0].sources == ("c",)
+
+
+def test_new_principal_relabels_what_was_said_about_them(tmp_path) -> None:
+    with Memory(str(tmp_path / "late.db"), policy="medical") as memory:
+        memory.add_principal("nurse_ana", "nurse", "Ana Ruiz")
+        memory.add_principal("clerk_bo", "reception", "Bo Lind")
+        memory.ingest(
+            Turn("t1", "nurse_ana", "Omar Haddad takes warfarin 5 mg nightly.", timestamp="2026-01-01T09:00")
+        )
+        question = "Which blood thinner dose does Omar Haddad take?"
+        before = memory.recall("clerk_bo", question)
+        assert before.action == "answer"  # nobody called Omar is known: shared clinic information
+        memory.add_principal("patient_omar", "patient", "Omar Haddad")  # now the sentence is about a patient
+        after = memory.recall("clerk_bo", question)
+        assert after.action == "refuse"
+        assert after.items == []
+        assert memory.recall("patient_omar", question).items[0].sources == ("t1",)
+    with Memory(str(tmp_path / "late.db")) as reopened:  # the labels were stored, not just cached
+        assert reopened.recall("clerk_bo", "warfarin nightly").items == []

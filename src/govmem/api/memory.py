@@ -106,6 +106,11 @@ class Memory:
         )
         self.audit = DecisionLog(self.store)
         self.retriever = HybridRetriever(self.store, self.embedder)
+        if self.store.get_meta("labeled_with") != self.labeler().fingerprint and self.store.counts_of(
+            "turns"
+        ):
+            with self.store.transaction():  # a store from before labelling, or with a changed pack
+                self._relabel_if_needed()
 
     def _settle(
         self, designs: Sequence[str] | None, embedder: str | Embedder | None

@@ -154,10 +154,13 @@ class Labeler:
         self.fingerprint = hashlib.sha256(
             json.dumps(
                 [
-                    pack.name,
-                    pack.source,
+                    sorted((tag, p.pattern) for tag, p in pack.tag_patterns.items()),
+                    sorted((kind, sorted(tags)) for kind, tags in pack.kind_tags.items()),
+                    sorted(pack.subject_roles),
+                    sorted(pack.personal_tags),
+                    list(pack.unnamed_subject),
                     sorted(self.roles.items()),
-                    sorted((k, sorted(v)) for k, v in self._names.items()),
+                    sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                 ]
             ).encode()
         ).hexdigest()

@@ -597,3 +597,23 @@ def test_new_principal_relabels_what_was_said_about_them(tmp_path) -> None:
         assert memory.recall("patient_omar", question).items[0].sources == ("t1",)
     with Memory(str(tmp_path / "late.db")) as reopened:  # the labels were stored, not just cached
         assert reopened.recall("clerk_bo", "warfarin nightly").items == []
+
+
+def test_a_rolled_back_write_leaves_no_stale_label(tmp_path) -> None:
+    """Label keys of a failed ingest are reused by SQLite; no cache may keep their old facets."""
+    with Memory(str(tmp_path / "r.db"), policy="medical") as memory:
+        memory.add_principal("nurse_ana", "nurse", "Ana Ruiz")
+        memory.add_principal("clerk_bo", "reception", "Bo Lind")
+        memory.add_principal("patient_omar", "patient", "Omar Haddad")
+        bad = [
+            Turn("t1", "nurse_ana", "The lobby printer is fixed.", timestamp="2026-01-01T09:00"),
+            Turn("t2", "nobody", "x", timestamp="2026-01-01T09:01"),
+        ]
+        with pytest.raises(UnknownPrincipal):
+            memory.ingest_many(bad)
+        memory.ingest(
+            Turn("t3", "nurse_ana", "Omar Haddad takes warfarin 5 mg.", timestamp="2026-01-01T09:02")
+        )
+        assert memory.recall("clerk_bo", "warfarin dose").items == []
+        stored = {key: facets for key, facets in memory.store.labels_since(0)}
+        assert memory.engine.labels == stored

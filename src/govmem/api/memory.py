@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -109,7 +110,7 @@ class Memory:
         if self.store.get_meta("labeled_with") != self.labeler().fingerprint and self.store.counts_of(
             "turns"
         ):
-            with self.store.transaction():  # a store from before labelling, or with a changed pack
+            with self._write():  # a store from before labelling, or with a changed pack
                 self._relabel_if_needed()
 
     def _settle(
@@ -167,6 +168,20 @@ class Memory:
             )
         return pack
 
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """A write transaction; on failure the caches that may hold its rolled-back labels go."""
+        try:
+            with self.store.transaction():
+                yield
+        except BaseException:
+            if self.store.db.in_transaction:
+                raise  # an outer transaction of ours is still open; it will clean up
+            self._label_facets.clear()
+            self.engine.forget()
+            self._labeler = None
+            raise
+
     def labeler(self) -> Labeler:
         """The labeler for the store's current principals and resources."""
         version = self.store.governance_version() // 1_000_003
@@ -196,7 +211,7 @@ class Memory:
         for p in principals:
             if not p.principal_id or not p.role:
                 raise InputError(f"principal {p.principal_id!r} needs an id and a role")
-        with self.store.transaction():
+        with self._write():
             self.store.put_principals(principals)
             self._relabel_if_needed()
 
@@ -213,7 +228,7 @@ class Memory:
             if r.valid_from is not None or r.valid_until is not None:
                 normalize_timestamp(r.valid_from, "valid_from")
                 normalize_timestamp(r.valid_until, "valid_until")
-        with self.store.transaction():
+        with self._write():
             self.store.put_relationships(relationships)
             self._relabel_if_needed()
 
@@ -253,7 +268,7 @@ class Memory:
                 f"{grantor!r} may not grant access to {subject!r} on {list(tags)}: they cannot read it"
             )
         grant = Grant(grantor, grantee, subject, tags, start, end, revocable)
-        with self.store.transaction():
+        with self._write():
             event = self.store.record_event(
                 "consent" if grant.is_consent else "grant",
                 {
@@ -286,7 +301,7 @@ class Memory:
         if not grant.revocable:
             raise PolicyError(f"grant {grant_id} was made irrevocable")
         moment = normalize_timestamp(at, "at") or utc_now()
-        with self.store.transaction():
+        with self._write():
             self.store.record_event("revoke", {"grant_id": grant_id, "by": by}, moment, utc_now())
             self.store.revoke_grant(grant_id, moment)
 
@@ -318,7 +333,7 @@ class Memory:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-embed") as embedding:
             vectors = [embedding.submit(self._embed_turns, batch) for batch in batches]
             try:
-                with self.store.transaction():
+                with self._write():
                     self._relabel_if_needed()
                     for number, (batch, batch_vectors) in enumerate(zip(batches, vectors, strict=True)):
                         labels = self._label_turns(self.labeler(), batch, previous)
@@ -400,14 +415,14 @@ class Memory:
 
     def relabel(self) -> int:
         """Label every turn and object again (after changing principals or names); returns turns done."""
-        with self.store.transaction():
+        with self._write():
             done = self._relabel(self.labeler())
         return done
 
     def _relabel(self, labeler: Labeler) -> int:
         previous: dict[str, frozenset[str]] = {}
         done = 0
-        with self.store.transaction():
+        with self._write():
             for batch in self.store.iter_turns():
                 previous.update(
                     {t.turn.episode_id: frozenset() for t in batch if t.turn.episode_id not in previous}
@@ -438,7 +453,7 @@ class Memory:
     ) -> WriteReport:
         """Store episodes (principals, relationships, turns) in one transaction."""
         episodes = list(episodes)
-        with self.store.transaction():
+        with self._write():
             self.add_principals(p for e in episodes for p in e.principals)
             self.add_relationships(r for e in episodes for r in e.relationships)
             return self.ingest_many([t for e in episodes for t in e.turns], progress)
@@ -450,7 +465,7 @@ class Memory:
         again from the survivors. This is the primitive that forgetting builds on.
         """
         report, changes = WriteReport(), _Changes()
-        with self.store.transaction():
+        with self._write():
             keys = self.store.turn_keys(episode_id, list(turn_ids))
             missing = [t for t in turn_ids if t not in keys]
             if missing:

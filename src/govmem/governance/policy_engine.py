@@ -150,6 +150,12 @@ class PolicyEngine:
             last = max(self._labels, default=0)
             self._labels.update(self.store.labels_since(last))
 
+    def forget(self) -> None:
+        """Drop every cache (after a rolled-back write that may have added labels)."""
+        self._version = None
+        self._cache.clear()
+        self._labels.clear()
+
     @property
     def labels(self) -> dict[int, frozenset[Facet]]:
         self._refresh()

@@ -617,3 +617,30 @@ def test_a_rolled_back_write_leaves_no_stale_label(tmp_path) -> None:
         assert memory.recall("clerk_bo", "warfarin dose").items == []
         stored = {key: facets for key, facets in memory.store.labels_since(0)}
         assert memory.engine.labels == stored
+
+
+def test_governance_events_carry_provenance_in_time_order(memory: Memory) -> None:
+    cited = memory.consent(
+        "patient_lena_okafor",
+        "clinician_dr_varga",
+        ["clinical"],
+        valid_from="2026-03-10T09:00",
+        source_turn=(EPISODE, "t041"),
+    )
+    earlier = memory.consent("patient_walter_brandt", "nurse_quinn", valid_from="2026-03-09T08:00")
+    memory.revoke(cited.grant_id, by="patient_lena_okafor", at="2026-03-11T00:00")
+    events = memory.governance_events()
+    timed = [e for e in events if e["kind"] in ("consent", "revoke")]
+    assert [e["kind"] for e in timed] == ["consent", "consent", "revoke"]
+    assert [e["effective_at"] for e in timed] == [
+        "2026-03-09T08:00:00",
+        "2026-03-10T09:00:00",
+        "2026-03-11T00:00:00",
+    ]
+    by_turn = next(e for e in timed if e["source"] != "api")
+    assert by_turn["source"] == f"turn:{EPISODE}/t041"
+    assert by_turn["source_turn_key"] == memory.store.turn_keys(EPISODE, ["t041"])["t041"]
+    assert timed[0]["payload"]["grantee"] == "nurse_quinn" and earlier.grant_id is not None
+    assert {"principals", "relationships"} <= {e["kind"] for e in events}
+    with pytest.raises(InputError, match="no turn 't999'"):
+        memory.consent("patient_lena_okafor", "nurse_quinn", source_turn=(EPISODE, "t999"))

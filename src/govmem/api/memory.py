@@ -213,6 +213,12 @@ class Memory:
                 raise InputError(f"principal {p.principal_id!r} needs an id and a role")
         with self._write():
             self.store.put_principals(principals)
+            self.store.record_event(
+                "principals",
+                {"principals": [[p.principal_id, p.role] for p in principals]},
+                None,
+                utc_now(),
+            )
             self._relabel_if_needed()
 
     def add_relationship(
@@ -223,13 +229,27 @@ class Memory:
         return relationship
 
     def add_relationships(self, relationships: Iterable[Relationship]) -> None:
-        relationships = list(relationships)
-        for r in relationships:
-            if r.valid_from is not None or r.valid_until is not None:
-                normalize_timestamp(r.valid_from, "valid_from")
-                normalize_timestamp(r.valid_until, "valid_until")
+        relationships = [
+            replace(
+                r,
+                valid_from=normalize_timestamp(r.valid_from, "valid_from"),
+                valid_until=normalize_timestamp(r.valid_until, "valid_until"),
+            )
+            for r in relationships
+        ]
         with self._write():
             self.store.put_relationships(relationships)
+            self.store.record_event(
+                "relationships",
+                {
+                    "relationships": [
+                        [r.type, r.principal_id, r.target_id, r.valid_from, r.valid_until]
+                        for r in relationships
+                    ]
+                },
+                min((r.valid_from for r in relationships if r.valid_from), default=None),
+                utc_now(),
+            )
             self._relabel_if_needed()
 
     def grant(
@@ -241,12 +261,13 @@ class Memory:
         valid_from: str | None = None,
         valid_until: str | None = None,
         revocable: bool = True,
-        source: str = "api",
+        source_turn: tuple[str, str] | None = None,
     ) -> Grant:
         """Let ``grantee`` read ``subject``'s information on ``tags``; consent when grantor is the subject.
 
         Anyone else may grant only what the pack's rules already let them read
-        (no re-delegation of grants).
+        (no re-delegation of grants). ``source_turn`` (episode id, turn id) records the
+        turn that stated the grant, when an interpreter found it in conversation.
         """
         start = normalize_timestamp(valid_from, "valid_from")
         end = normalize_timestamp(valid_until, "valid_until")
@@ -268,6 +289,15 @@ class Memory:
                 f"{grantor!r} may not grant access to {subject!r} on {list(tags)}: they cannot read it"
             )
         grant = Grant(grantor, grantee, subject, tags, start, end, revocable)
+        source, source_key = "api", None
+        if source_turn is not None:
+            episode_id, turn_id = source_turn
+            found = self.store.turn_keys(episode_id, [turn_id])
+            if not found:
+                raise InputError(
+                    f"no turn {turn_id!r} in episode {episode_id!r} to cite as the grant's source"
+                )
+            source, source_key = f"turn:{episode_id}/{turn_id}", found[turn_id]
         with self._write():
             event = self.store.record_event(
                 "consent" if grant.is_consent else "grant",
@@ -283,6 +313,7 @@ class Memory:
                 start,
                 utc_now(),
                 source,
+                source_key,
             )
             grant_id = self.store.insert_grant(grant, event)
         return replace(grant, grant_id=grant_id)
@@ -307,6 +338,10 @@ class Memory:
 
     def grants(self, grantee: str) -> list[Grant]:
         return self.store.grants_for(grantee)
+
+    def governance_events(self) -> list[dict]:
+        """Every governance event in time order, with its provenance (API call or turn)."""
+        return self.store.events()
 
     # writes
 

@@ -261,3 +261,78 @@ def test_every_command_is_listed_and_documented() -> None:
     assert sorted(paths) == sorted(tuple(c) for c in COMMANDS if c)
     for path in paths:
         assert f"govmem {' '.join(path)}" in readme or f"--db clinic.db {' '.join(path)}" in readme, path
+
+
+def test_grant_recall_revoke_and_the_decision_log(run, ingested: Result) -> None:
+    question = "What was Lena Okafor's TSH?"
+    asked = ["recall", question, "--as", "clinician_dr_varga", "--json", "--as-of", "2026-03-11T12:00"]
+    assert json.loads(run(*asked).stdout)["decision"]["action"] == "refuse"
+    made = run(
+        "grant",
+        "--from",
+        "patient_lena_okafor",
+        "--to",
+        "clinician_dr_varga",
+        "--about",
+        "patient_lena_okafor",
+        "--tag",
+        "clinical",
+        "--until",
+        "2026-03-20",
+        "--json",
+    )
+    assert made.exit_code == 0, made.output
+    grant = json.loads(made.stdout)
+    assert grant["valid_until"] == "2026-03-20T00:00:00" and grant["tags"] == ["clinical"]
+    allowed = json.loads(run(*asked).stdout)
+    assert allowed["decision"]["action"] == "answer"
+    assert any("TSH 7.9" in item["text"] for item in allowed["items"])
+    revoked = run("revoke", str(grant["grant_id"]), "--by", "patient_lena_okafor", "--at", "2026-03-11T00:00")
+    assert revoked.exit_code == 0 and f"grant {grant['grant_id']} revoked" in revoked.stdout
+    assert json.loads(run(*asked).stdout)["decision"]["action"] == "refuse"
+
+    log = [json.loads(line) for line in run("decisions", "-n", "3").stdout.splitlines()]
+    assert [entry["action"] for entry in log] == ["refuse", "answer", "refuse"]
+    assert all(entry["requester_id"] == "clinician_dr_varga" for entry in log)
+    assert "TSH" not in run("decisions").stdout  # ids, rules and a hash: never text
+
+
+def test_get_and_export_answer_as_the_requester_may_see(run, ingested: Result) -> None:
+    exported = [json.loads(line) for line in run("export", "--as", "family_greta_brandt").stdout.splitlines()]
+    ids = {item["object_id"] for item in exported}
+    assert exported and all("lisinopril" not in item["text"] for item in exported)
+    everything = run("export", "--as", "agent_maplecare", "--design", "turn").stdout.splitlines()
+    assert len(everything) == 63
+    lab = next(json.loads(line) for line in everything if "hemoglobin A1c 8.6%" in line)
+    assert lab["object_id"] not in ids
+    shown = run("get", lab["object_id"], "--as", "clinician_dr_varga")
+    assert shown.exit_code == 0 and "A1c 8.6%" in shown.stdout
+    denied = run("get", lab["object_id"], "--as", "family_greta_brandt")
+    missing = run("get", "turn-99999", "--as", "family_greta_brandt")
+    assert_clean_error(denied, f"no memory object {lab['object_id']!r} for 'family_greta_brandt'")
+    assert_clean_error(missing, "no memory object 'turn-99999' for 'family_greta_brandt'")
+    assert denied.exit_code == missing.exit_code
+
+
+def test_grant_errors_name_the_problem(run, ingested: Result) -> None:
+    base = [
+        "grant",
+        "--from",
+        "family_greta_brandt",
+        "--to",
+        "nurse_quinn",
+        "--about",
+        "patient_walter_brandt",
+    ]
+    assert_clean_error(run(*base, "--tag", "clinical"), "'family_greta_brandt' may not grant access")
+    assert_clean_error(
+        run(*base, "--tag", "horoscope"), "tag 'horoscope' is not defined by policy pack 'medical'"
+    )
+    assert_clean_error(run("revoke", "42", "--by", "nurse_quinn"), "no grant 42")
+
+
+def test_policy_prints_a_pack(run) -> None:
+    shown = run("policy", "office")
+    assert shown.exit_code == 0
+    assert "project-core-team: allow; relationship project_member" in shown.stdout
+    assert_clean_error(run("policy", "nosuchpack"), "no policy pack 'nosuchpack'")

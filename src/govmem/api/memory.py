@@ -22,7 +22,7 @@ from govmem.designs import Deriver, make_derivers
 from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
-from govmem.governance.labeling import SPEAKER, Facet, Labeler
+from govmem.governance.labeling import SPEAKER, Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, PolicyPack, load_pack, parse_pack
 from govmem.loaders.gatemem import Episode
@@ -102,6 +102,7 @@ class Memory:
         self.engine = PolicyEngine(self.pack, self.store)
         self._labeler: tuple[int, Labeler] | None = None
         self._label_facets: dict[int, frozenset[Facet]] = {}
+        self._label_keys: dict[frozenset[Facet], int] = {}
         self.authorizer: Authorizer = authorizer or PolicyAuthorizer(
             self.engine, self.labeler, {d.kind: d for d in self.derivers}
         )
@@ -178,6 +179,7 @@ class Memory:
             if self.store.db.in_transaction:
                 raise  # an outer transaction of ours is still open; it will clean up
             self._label_facets.clear()
+            self._label_keys.clear()
             self.engine.forget()
             self._labeler = None
             raise
@@ -364,66 +366,90 @@ class Memory:
         batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         report, changes = WriteReport(), _Changes()
         open_groups: dict[int, set[str]] = {}
-        previous: dict[str, frozenset[str]] = {}
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-embed") as embedding:
-            vectors = [embedding.submit(self._embed_turns, batch) for batch in batches]
+        with self._write(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-prepare") as worker:
+            self._relabel_if_needed()
+            labeler = self.labeler()
+            previous = self._previous_subjects({t.episode_id for t in validated})
+            prepared = [worker.submit(self._prepare, labeler, batch, previous) for batch in batches]
             try:
-                with self._write():
-                    self._relabel_if_needed()
-                    for number, (batch, batch_vectors) in enumerate(zip(batches, vectors, strict=True)):
-                        labels = self._label_turns(self.labeler(), batch, previous)
-                        stored = self.store.insert_turns(batch, [session_of(t) for t in batch], labels)
-                        keys = (s.turn_key for s in stored)
-                        changes.turn_vectors.update(zip(keys, batch_vectors.result(), strict=True))
-                        known = {s.turn_key: s for s in stored}
-                        last = number == len(batches) - 1
-                        for index, deriver in enumerate(self.derivers):
-                            groups = deriver.groups_of(stored) | open_groups.pop(index, set())
-                            if not last:
-                                # The batch's last group may go on in the next batch:
-                                # deriving it once, later, spares a delete and rewrite.
-                                open_groups[index] = deriver.groups_of(stored[-1:])
-                                groups -= open_groups[index]
-                            if groups:
-                                self._rederive(deriver, groups, known, frozenset(), changes)
-                        report.turns += len(stored)
-                        report.turn_ids.extend(t.turn_id for t in batch)
-                        if progress:
-                            progress(len(batch))
+                for number, (batch, job) in enumerate(zip(batches, prepared, strict=True)):
+                    batch_vectors, labelled = job.result()
+                    stored = self.store.insert_turns(
+                        batch, [session_of(t) for t in batch], self._store_labels(labelled)
+                    )
+                    keys = (s.turn_key for s in stored)
+                    changes.turn_vectors.update(zip(keys, batch_vectors, strict=True))
+                    known = {s.turn_key: s for s in stored}
+                    last = number == len(batches) - 1
+                    for index, deriver in enumerate(self.derivers):
+                        groups = deriver.groups_of(stored) | open_groups.pop(index, set())
+                        if not last:
+                            # The batch's last group may go on in the next batch:
+                            # deriving it once, later, spares a delete and rewrite.
+                            open_groups[index] = deriver.groups_of(stored[-1:])
+                            groups -= open_groups[index]
+                        if groups:
+                            self._rederive(deriver, groups, known, frozenset(), changes)
+                    report.turns += len(stored)
+                    report.turn_ids.extend(t.turn_id for t in batch)
+                    if progress:
+                        progress(len(batch))
             finally:
-                for future in vectors:
-                    future.cancel()
+                for job in prepared:
+                    job.cancel()
         return self._publish(report, changes)
+
+    def _prepare(
+        self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
+    ) -> tuple[np.ndarray, list[tuple[TurnLabel, frozenset[Facet]]]]:
+        """A batch's turn vectors and labels: pure work, run a batch ahead on a second thread.
+
+        ``previous`` (each episode's last named subjects) is only touched here, in batch
+        order, since one worker runs the batches one after another.
+        """
+        labelled = self._prepare_labels(labeler, turns, previous)
+        return self.embedder.embed_documents([t.text for t in turns]), labelled
+
+    def _previous_subjects(self, episode_ids: Iterable[str]) -> dict[str, frozenset[str]]:
+        """The subjects each episode's latest stored sentence is about (carried into the next turn)."""
+        last = self.store.last_turn_labels(episode_ids)
+        facets = self._facets_of(last.values())
+        return {
+            episode_id: frozenset(s for s, tag in facets.get(key, frozenset()) if s and tag != SPEAKER)
+            for episode_id, key in last.items()
+        }
+
+    def _store_labels(self, labelled: Sequence[tuple[TurnLabel, frozenset[Facet]]]) -> list[tuple[int, str]]:
+        """Each turn's (label key, spans JSON), interning the label sets."""
+        sets = [s.facets for label, _ in labelled for s in label.spans] + [whole for _, whole in labelled]
+        keys = iter(self._intern(sets))
+        rows = [[[s.start, s.end, next(keys)] for s in label.spans] for label, _ in labelled]
+        return [(next(keys), json.dumps(spans, separators=(",", ":"))) for spans in rows]
 
     def _label_turns(
         self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
     ) -> list[tuple[int, str]]:
-        """Each turn's (label key, spans JSON); ``previous`` carries each episode's last subjects."""
-        unseen = {t.episode_id for t in turns} - previous.keys()
-        if unseen:
-            last = self.store.last_turn_labels(unseen)
-            facets = self._facets_of(last.values())
-            for episode_id in unseen:
-                named = facets.get(last.get(episode_id, -1), frozenset())
-                previous[episode_id] = frozenset(s for s, tag in named if s and tag != SPEAKER)
+        """Label and intern in one go (relabelling)."""
+        return self._store_labels(self._prepare_labels(labeler, turns, previous))
+
+    def _prepare_labels(
+        self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
+    ) -> list[tuple[TurnLabel, frozenset[Facet]]]:
         labelled = []
         for turn in turns:
             label, previous[turn.episode_id] = labeler.label(
-                turn.text, turn.speaker, turn.kind, previous[turn.episode_id]
+                turn.text, turn.speaker, turn.kind, previous.get(turn.episode_id, frozenset())
             )
             labelled.append((label, label.facets | {(turn.speaker, SPEAKER)}))
-        sets = [s.facets for label, _ in labelled for s in label.spans] + [whole for _, whole in labelled]
-        keys = iter(self._intern(sets))
-        rows = []
-        for label, _ in labelled:
-            spans = [[s.start, s.end, next(keys)] for s in label.spans]
-            rows.append(spans)
-        return [(next(keys), json.dumps(spans, separators=(",", ":"))) for spans in rows]
+        return labelled
 
     def _intern(self, facet_sets: Sequence[frozenset[Facet]]) -> list[int]:
-        keys = self.store.intern_labels(facet_sets)
-        self._label_facets.update(zip(keys, facet_sets, strict=True))
-        return keys
+        new = list({f for f in facet_sets if f not in self._label_keys})
+        if new:
+            keys = self.store.intern_labels(new)
+            self._label_keys.update(zip(new, keys, strict=True))
+            self._label_facets.update(zip(keys, new, strict=True))
+        return [self._label_keys[f] for f in facet_sets]
 
     def _facets_of(self, keys: Iterable[int]) -> dict[int, frozenset[Facet]]:
         keys = set(keys)
@@ -479,9 +505,6 @@ class Memory:
             self.store.set_meta("labeled_with", labeler.fingerprint)
         self.retriever.reset()
         return done
-
-    def _embed_turns(self, turns: Sequence[Turn]) -> np.ndarray:
-        return self.embedder.embed_documents([t.text for t in turns])
 
     def ingest_episodes(
         self, episodes: Iterable[Episode], progress: Callable[[int], None] | None = None

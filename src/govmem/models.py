@@ -99,7 +99,6 @@ class ObjectDraft:
     source_keys: tuple[int, ...]
     observed_at: str | None
     embed_text: bool = True
-    label_key: int | None = None
 
 
 @dataclass(frozen=True)

@@ -183,8 +183,11 @@ def test_objects_sources_vectors_and_fts(store: SQLiteStore) -> None:
 
 def test_insert_objects_needs_one_vector_per_draft(store: SQLiteStore) -> None:
     store.insert_turns([turn("a", "x")], ["s"])
-    with pytest.raises(ValueError, match="one vector per object draft"):
+    with pytest.raises(ValueError, match="one vector and one label per object draft"):
         store.insert_objects([draft("turn", "1", "x", (1,))], vectors(2))
+    with pytest.raises(ValueError, match="one vector and one label per object draft"):
+        store.insert_objects([draft("turn", "1", "x", (1,))], vectors(1), [None, None])
+    assert store.counts_of("objects") == 0
 
 
 def test_changed_elsewhere_sees_other_connections_only(db_path: str, store: SQLiteStore) -> None:

@@ -423,8 +423,11 @@ class Memory:
         """Each turn's (label key, spans JSON), interning the label sets."""
         sets = [s.facets for label, _ in labelled for s in label.spans] + [whole for _, whole in labelled]
         keys = iter(self._intern(sets))
-        rows = [[[s.start, s.end, next(keys)] for s in label.spans] for label, _ in labelled]
-        return [(next(keys), json.dumps(spans, separators=(",", ":"))) for spans in rows]
+        rows = [
+            "[" + ",".join(f"[{s.start},{s.end},{next(keys)}]" for s in label.spans) + "]"
+            for label, _ in labelled
+        ]
+        return [(next(keys), spans) for spans in rows]
 
     def _label_turns(
         self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
@@ -458,6 +461,10 @@ class Memory:
         return {k: self._label_facets[k] for k in keys if k in self._label_facets}
 
     def _label_of_sources(self, source_keys: Sequence[int], turns: Mapping[int, StoredTurn]) -> int | None:
+        """The label of an object: its source's, or the union of its sources' (interned)."""
+        if len(source_keys) == 1:
+            turn = turns.get(source_keys[0])
+            return turn.label_key if turn is not None else None
         labels = {turns[k].label_key for k in source_keys if k in turns}
         if None in labels or not labels:
             return None
@@ -569,11 +576,11 @@ class Memory:
         self.store.delete_objects(stale)
         changes.removed.extend(stale)
         turns = {t.turn_key: t for group in members.values() for t in group}
-        fresh = [replace(d, label_key=self._label_of_sources(d.source_keys, turns)) for d in fresh]
+        labels = [self._label_of_sources(d.source_keys, turns) for d in fresh]
         vectors = self._vectors(fresh, turns, changes.turn_vectors)
-        keys = self.store.insert_objects(fresh, vectors)
+        keys = self.store.insert_objects(fresh, vectors, labels)
         changes.added.extend(
-            (key, d.kind, d.observed_at, d.label_key) for key, d in zip(keys, fresh, strict=True)
+            (key, d.kind, d.observed_at, label) for key, d, label in zip(keys, fresh, labels, strict=True)
         )
         changes.vectors.append(vectors)
 

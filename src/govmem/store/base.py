@@ -58,7 +58,9 @@ class Store(Protocol):
     def delete_turns(self, keys: Sequence[int]) -> None: ...
 
     # memory objects
-    def insert_objects(self, drafts: Sequence[ObjectDraft], vectors: np.ndarray) -> list[int]: ...
+    def insert_objects(
+        self, drafts: Sequence[ObjectDraft], vectors: np.ndarray, labels: Sequence[int | None] | None = None
+    ) -> list[int]: ...
 
     def objects_in_groups(
         self, kind: str, group_ids: Iterable[str]

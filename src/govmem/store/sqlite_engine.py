@@ -292,9 +292,13 @@ class SQLiteStore:
 
     # memory objects
 
-    def insert_objects(self, drafts: Sequence[ObjectDraft], vectors: np.ndarray) -> list[int]:
-        if len(drafts) != len(vectors):
-            raise ValueError("one vector per object draft")
+    def insert_objects(
+        self, drafts: Sequence[ObjectDraft], vectors: np.ndarray, labels: Sequence[int | None] | None = None
+    ) -> list[int]:
+        """Insert objects with their vectors and label keys; returns their keys."""
+        labels = labels if labels is not None else [None] * len(drafts)
+        if not len(drafts) == len(vectors) == len(labels):
+            raise ValueError("one vector and one label per object draft")
         with self.db.atomic():
             first = self._next_key("objects")
             keys = list(range(first, first + len(drafts)))
@@ -302,8 +306,8 @@ class SQLiteStore:
                 "INSERT INTO objects(object_key, kind, group_id, episode_id, text, observed_at, label_key) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (key, d.kind, d.group_id, d.episode_id, d.text, d.observed_at, d.label_key)
-                    for key, d in zip(keys, drafts, strict=True)
+                    (key, d.kind, d.group_id, d.episode_id, d.text, d.observed_at, label)
+                    for key, d, label in zip(keys, drafts, labels, strict=True)
                 ],
             )
             self.db.executemany(

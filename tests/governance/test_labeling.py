@@ -1,0 +1,238 @@
+"""Labelling: sentence spans, subjects and topic tags, facets."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from govmem.governance.labeling import Labeler, resource_name, sentence_spans
+from govmem.governance.policy_pack import load_pack
+from govmem.models import Principal, Relationship
+
+CLINIC = [
+    Principal("ada", "patient", "Ada Moreno"),
+    Principal("ben", "patient", "Ben Okafor"),
+    Principal("lee", "clinician", "Dr. Lee"),
+    Principal("will", "nurse", "Will Kemp"),
+    Principal("fay", "family_member", "Fay Moreno (daughter)"),
+]
+OFFICE = [
+    Principal("bob", "engineer", "Bob Tanaka"),
+    Principal("hana", "hr", "Hana Ruiz"),
+]
+
+
+@pytest.fixture(scope="module")
+def medical() -> Labeler:
+    return Labeler(load_pack("medical"), CLINIC, [])
+
+
+@pytest.fixture(scope="module")
+def office() -> Labeler:
+    return Labeler(load_pack("office"), OFFICE, [Relationship("project_member", "bob", "project_lighthouse")])
+
+
+def pieces(text: str) -> list[str]:
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
+def facets_per_sentence(labeler: Labeler, text: str, speaker: str, previous=frozenset(), kind=None):
+    label, _ = labeler.label(text, speaker, kind, frozenset(previous))
+    return [span.facets for span in label.spans]
+
+
+# sentence spans
+
+
+_SENTENCEISH = st.lists(
+    st.one_of(
+        st.text(alphabet="abc Dr.!?;\n\t", max_size=12),
+        st.sampled_from(["Dr. ", "e.g. ", "5.5 ", ". ", ".\n", "?  ", "\n\n", "A. ", "mg."]),
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=80), _SENTENCEISH))
+def test_spans_cover_the_text_exactly(text: str) -> None:
+    spans = sentence_spans(text)
+    assert "".join(text[a:b] for a, b in spans) == text
+    assert spans[0][0] == 0 and spans[-1][1] == len(text)
+    assert all(a < b for a, b in spans) or text == ""
+    assert all(prev[1] == nxt[0] for prev, nxt in pairwise(spans))
+
+
+def test_sentences_split_at_full_stops_questions_semicolons_and_newlines() -> None:
+    assert pieces("One. Two? Three! Four; five\nsix") == [
+        "One. ",
+        "Two? ",
+        "Three! ",
+        "Four; ",
+        "five\n",
+        "six",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dr. Lee saw Ada today.",
+        "Ask dr. Lee about it.",
+        "Mrs. Moreno and Prof. Okafor met.",
+        "Use e.g. the side door.",
+        "J. Smith called.",
+        "The dose is 2.5 mg daily.",
+    ],
+)
+def test_no_split_after_abbreviations_initials_or_decimals(text: str) -> None:
+    assert pieces(text) == [text]
+
+
+def test_a_split_still_happens_after_an_abbreviation_sentence() -> None:
+    assert pieces("I saw Dr. Lee. Then I left.") == ["I saw Dr. Lee. ", "Then I left."]
+
+
+def test_empty_text_is_one_empty_span() -> None:
+    assert sentence_spans("") == [(0, 0)]
+
+
+# tags
+
+
+def test_tags_from_patterns_kind_and_general(medical: Labeler) -> None:
+    assert medical.tags_of("Start warfarin 5 mg.") == {"medication"}
+    assert medical.tags_of("Appointment on Friday for the copay.") == {"scheduling", "billing"}
+    assert medical.tags_of("Nice weather.") == {"general"}
+    assert medical.tags_of("Nice weather.", "medication_update") == {"medication"}
+    assert medical.tags_of("NICE WEATHER, WARFARIN.") == {"medication"}
+
+
+# subjects
+
+
+def test_subject_role_mentioned_by_any_name_form(medical: Labeler) -> None:
+    for name in ("Ada", "Moreno", "Ada Moreno", "ada", "ADA MORENO"):
+        (facets,) = facets_per_sentence(medical, f"{name} takes warfarin.", "lee")
+        assert ("ada", "medication") in facets, name
+    # "Moreno" is also Fay's last name: the ambiguous name names both (Fay is not a subject role,
+    # and medication is not a personal tag in the medical pack, so only Ada is a subject)
+    (facets,) = facets_per_sentence(medical, "Moreno takes warfarin.", "lee")
+    assert facets == {("ada", "medication")}
+
+
+def test_non_subject_roles_are_not_subjects_outside_personal_tags(medical: Labeler) -> None:
+    (facets,) = facets_per_sentence(medical, "Dr. Lee prescribed warfarin.", "ben")
+    # the speaker is a patient and nobody else is a subject: the speaker is the subject
+    assert facets == {("ben", "medication")}
+    (facets,) = facets_per_sentence(medical, "Dr. Lee restocked the warfarin.", "will")
+    assert facets == {("", "medication")}  # nobody's: shared information
+
+
+def test_titles_and_notes_are_not_names(medical: Labeler) -> None:
+    assert medical.mentioned("The doctor said so.") == set()
+    assert medical.mentioned("Ask the daughter.") == set()
+    assert medical.mentioned("Dr. Lee") == {"lee"}
+    assert medical.mentioned("Fay") == {"fay"}
+
+
+def test_common_words_are_never_names(medical: Labeler) -> None:
+    # the nurse is called Will: "will" must not match every future tense
+    assert medical.mentioned("Ada will call back.") == {"ada"}
+    assert medical.mentioned("Kemp will call back.") == {"will"}
+
+
+def test_names_match_whole_words_only(medical: Labeler) -> None:
+    assert medical.mentioned("Adaline and Bennett came by.") == set()
+    assert medical.mentioned("non-Ada patients") == set()
+
+
+def test_personal_tags_make_any_mentioned_principal_a_subject(office: Labeler) -> None:
+    (facets,) = facets_per_sentence(office, "Bob's salary goes up in May.", "hana")
+    assert ("bob", "compensation") in facets
+    (facets,) = facets_per_sentence(office, "Bob fixed the build.", "hana")
+    assert facets == {("", "engineering")}  # engineering is not personal: Bob is not its subject
+
+
+def test_resources_are_subjects_whenever_named(office: Labeler) -> None:
+    assert resource_name("project_lighthouse") == "lighthouse"
+    (facets,) = facets_per_sentence(office, "Lighthouse launches on Monday.", "bob")
+    assert facets == {("project_lighthouse", "scheduling")}
+    (facets,) = facets_per_sentence(office, "project_lighthouse slipped.", "bob")
+    assert facets == {("project_lighthouse", "general")}
+
+
+def test_unnamed_subject_speaker(medical: Labeler) -> None:
+    (facets,) = facets_per_sentence(medical, "My warfarin dose is 5 mg.", "ada")
+    assert facets == {("ada", "medication")}
+
+
+def test_unnamed_subject_previous_within_a_turn(medical: Labeler) -> None:
+    first, second = facets_per_sentence(medical, "Ben has a fever. Start warfarin today.", "lee")
+    assert first == {("ben", "clinical")}
+    assert second == {("ben", "medication")}
+
+
+def test_unnamed_subject_previous_from_an_earlier_turn(medical: Labeler) -> None:
+    _, carried = medical.label("Ada has a fever.", "lee", None, frozenset())
+    assert carried == {"ada"}
+    (facets,) = facets_per_sentence(medical, "Start warfarin today.", "lee", carried)
+    assert facets == {("ada", "medication")}
+
+
+def test_speaker_rule_is_tried_before_previous(medical: Labeler) -> None:
+    (facets,) = facets_per_sentence(medical, "My dose is 5 mg.", "ben", previous={"ada"})
+    assert facets == {("ben", "medication")}
+
+
+def test_no_unnamed_rule_applies_means_shared(medical: Labeler) -> None:
+    (facets,) = facets_per_sentence(medical, "Start warfarin today.", "lee")
+    assert facets == {("", "medication")}
+
+
+def test_office_pack_has_no_speaker_rule(office: Labeler) -> None:
+    # office: unnamed_subject = ["previous"] only, so an unnamed remark is not the speaker's
+    (facets,) = facets_per_sentence(office, "My salary is low.", "bob")
+    assert facets == {("", "compensation")}
+
+
+def test_several_subjects_give_the_product_of_facets(medical: Labeler) -> None:
+    (facets,) = facets_per_sentence(medical, "Ada and Ben both need a warfarin refill on Friday.", "lee")
+    assert facets == {(s, t) for s in ("ada", "ben") for t in ("medication", "scheduling")}
+
+
+def test_label_facets_are_the_union_of_the_spans(medical: Labeler) -> None:
+    label, _ = medical.label("Ada has a fever. Ben owes a copay.", "lee", None, frozenset())
+    assert label.facets == {("ada", "clinical"), ("ben", "billing")}
+    assert [(s.start, s.end) for s in label.spans] == sentence_spans("Ada has a fever. Ben owes a copay.")
+
+
+# queries
+
+
+def test_query_facets_only_from_named_subjects(medical: Labeler) -> None:
+    assert medical.query_facets("What is Ada's warfarin dose?", "fay") == {("ada", "medication")}
+    assert medical.query_facets("What is the warfarin dose?", "fay") == set()  # never a guess
+
+
+def test_query_facets_never_name_the_requester(medical: Labeler) -> None:
+    assert medical.query_facets("I am Ada. What is my warfarin dose?", "ada") == set()
+
+
+def test_identity_claims_in_a_query_are_just_mentions(medical: Labeler) -> None:
+    # "I am Dr. Lee" names a clinician (no subject); the patient it asks about stays a subject
+    facets = medical.query_facets("I am Dr. Lee, her clinician. What is Ada's warfarin dose?", "fay")
+    assert facets == {("ada", "medication")}
+
+
+def test_fingerprint_changes_with_names_and_roles() -> None:
+    pack = load_pack("medical")
+    base = Labeler(pack, CLINIC, []).fingerprint
+    assert Labeler(pack, CLINIC, []).fingerprint == base
+    renamed = [Principal("ada", "patient", "Ada Smith"), *CLINIC[1:]]
+    assert Labeler(pack, renamed, []).fingerprint != base
+    promoted = [Principal("fay", "patient", "Fay Moreno (daughter)"), *CLINIC[:4]]
+    assert Labeler(pack, promoted, []).fingerprint != base

@@ -1,0 +1,398 @@
+"""The policy engine: evaluation order, relationships, scopes, time, grants and consent."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from govmem import Memory, Turn
+from govmem.errors import NotVisible, PolicyError, UnknownPrincipal
+from govmem.governance.labeling import SPEAKER
+from govmem.governance.policy_engine import DEFAULT_DENY, Permissions
+from govmem.governance.policy_pack import parse_pack
+from govmem.models import Grant, Principal, Relationship
+
+ORDER_PACK = """
+name = "order"
+subject_roles = ["patient"]
+unnamed_subject = ["speaker"]
+
+[tags]
+meds = ['\\bwarfarin\\b']
+sched = ['\\bfriday\\b']
+pay = ['\\bcopay\\b']
+
+[scope_words]
+scheduling = ["sched", "general"]
+
+[[rules]]
+id = "own"
+requester = "subject"
+tags = ["*"]
+
+[[rules]]
+id = "temps"
+roles = ["temp"]
+tags = ["*"]
+
+[[rules]]
+id = "no-meds-for-temps"
+effect = "deny"
+roles = ["temp"]
+tags = ["meds"]
+
+[[rules]]
+id = "family"
+relationship = ["family_*"]
+tags = ["meds", "sched", "general"]
+
+[[rules]]
+id = "desk"
+roles = ["desk"]
+about_roles = ["patient"]
+tags = ["sched"]
+
+[[rules]]
+id = "shared"
+about = "nothing"
+tags = ["sched", "general"]
+
+[[rules]]
+id = "projects"
+roles = ["desk"]
+about = "resource"
+tags = ["pay"]
+"""
+PACK = parse_pack(ORDER_PACK, "order.toml")
+ROLES = {"ada": "patient", "ben": "patient", "tim": "temp", "fay": "family", "dot": "desk", "sam": "stranger"}
+
+
+def permissions(who: str, relationships=(), grants=()) -> Permissions:
+    return Permissions(
+        Principal(who, ROLES[who]), "2024-01-01T00:00:00", PACK, ROLES, list(relationships), list(grants)
+    )
+
+
+def consent(subject: str, grantee: str, tags: tuple[str, ...], grant_id: int = 7) -> Grant:
+    return Grant(subject, grantee, subject, tags, grant_id=grant_id)
+
+
+def decision(p: Permissions, subject: str, tag: str) -> tuple[bool, str]:
+    d = p.facet((subject, tag))
+    return d.allowed, d.rule
+
+
+# evaluation order
+
+
+def test_default_deny() -> None:
+    assert decision(permissions("sam"), "ada", "meds") == (False, DEFAULT_DENY)
+    assert decision(permissions("sam"), "ada", "general") == (False, DEFAULT_DENY)
+
+
+def test_own_information() -> None:
+    assert decision(permissions("ada"), "ada", "meds") == (True, "own")
+    assert decision(permissions("ada"), "ben", "meds") == (False, DEFAULT_DENY)
+
+
+def test_deny_rule_beats_allow_rule() -> None:
+    temp = permissions("tim")
+    assert decision(temp, "ada", "meds") == (False, "no-meds-for-temps")
+    assert decision(temp, "ada", "sched") == (True, "temps")
+
+
+def test_grant_beats_deny_rule() -> None:
+    temp = permissions("tim", grants=[consent("ada", "tim", ("meds",))])
+    assert decision(temp, "ada", "meds") == (True, "consent:7")
+    assert decision(temp, "ben", "meds") == (False, "no-meds-for-temps")  # only the grant's subject
+
+
+def test_grant_covers_its_tags_and_general_only() -> None:
+    stranger = permissions("sam", grants=[Grant("lee", "sam", "ada", ("sched",), grant_id=3)])
+    assert decision(stranger, "ada", "sched") == (True, "grant:3")
+    assert decision(stranger, "ada", "general") == (True, "grant:3")
+    assert decision(stranger, "ada", "meds") == (False, DEFAULT_DENY)
+    everything = permissions("sam", grants=[consent("ada", "sam", ("*",))])
+    assert decision(everything, "ada", "pay") == (True, "consent:7")
+
+
+def test_about_roles_and_about_kinds() -> None:
+    desk = permissions("dot")
+    assert decision(desk, "ada", "sched") == (True, "desk")
+    assert decision(desk, "tim", "sched") == (False, DEFAULT_DENY)  # tim is not a patient
+    assert decision(desk, "", "sched") == (True, "shared")  # about nothing
+    assert decision(desk, "", "meds") == (False, DEFAULT_DENY)
+    assert decision(desk, "project_x", "pay") == (True, "projects")  # about a resource
+    assert decision(desk, "ada", "pay") == (False, DEFAULT_DENY)
+
+
+def test_relationship_rule_needs_a_relationship_to_that_subject() -> None:
+    fay = permissions("fay", relationships=[Relationship("family_member", "fay", "ada")])
+    assert decision(fay, "ada", "meds") == (True, "family")
+    assert decision(fay, "ben", "meds") == (False, DEFAULT_DENY)
+
+
+# relationships and scopes
+
+
+def test_relationship_types_match_by_glob() -> None:
+    fay = permissions("fay", relationships=[Relationship("family_of", "fay", "ada")])
+    assert decision(fay, "ada", "meds")[0]
+    fay = permissions("fay", relationships=[Relationship("friend_of", "fay", "ada")])
+    assert not decision(fay, "ada", "meds")[0]
+
+
+@pytest.mark.parametrize("attribute", ["access_scope", "access_level", "scope", "service_scope"])
+def test_scope_attribute_restricts_a_relationship_to_its_tags(attribute: str) -> None:
+    scoped = Relationship("family_member", "fay", "ada", {attribute: "scheduling_only"})
+    fay = permissions("fay", relationships=[scoped])
+    assert decision(fay, "ada", "sched") == (True, "family")
+    assert decision(fay, "ada", "general") == (True, "family")
+    assert decision(fay, "ada", "meds") == (False, DEFAULT_DENY)
+
+
+def test_scope_without_known_words_does_not_restrict() -> None:
+    fay = permissions("fay", relationships=[Relationship("family_member", "fay", "ada", {"scope": "full"})])
+    assert decision(fay, "ada", "meds") == (True, "family")
+
+
+def test_scope_of_one_relationship_does_not_narrow_another() -> None:
+    rels = [
+        Relationship("family_member", "fay", "ada", {"scope": "scheduling"}),
+        Relationship("family_other", "fay", "ada"),
+    ]
+    assert decision(permissions("fay", relationships=rels), "ada", "meds") == (True, "family")
+
+
+def test_scope_never_widens_the_rule() -> None:
+    # the scope allows general and sched, but the rule does not allow pay in any case
+    scoped = Relationship("family_member", "fay", "ada", {"scope": "scheduling"})
+    assert not decision(permissions("fay", relationships=[scoped]), "ada", "pay")[0]
+
+
+# own words
+
+
+def test_speaker_sees_own_words_whatever_the_facets() -> None:
+    stranger = permissions("sam")
+    assert stranger.span("sam", [("ada", "meds")]) == (True, ("own-words",))
+    assert stranger.span("tim", [("ada", "meds")]) == (False, (DEFAULT_DENY,))
+    assert decision(stranger, "sam", SPEAKER) == (True, "own-words")
+    assert decision(stranger, "tim", SPEAKER) == (False, "not-the-speaker")
+
+
+def test_span_is_denied_when_any_facet_is_denied() -> None:
+    temp = permissions("tim")
+    ok, rules = temp.span("ada", [("ada", "sched"), ("ada", "meds")])
+    assert not ok and rules == ("no-meds-for-temps",)
+    assert temp.span("ada", [("ada", "sched"), ("", "general")]) == (True, ("temps",))
+    desk = permissions("dot")
+    assert desk.span("ada", [("ada", "sched"), ("", "general")]) == (True, ("desk", "shared"))
+
+
+def test_readable_labels_need_one_readable_facet() -> None:
+    labels = {
+        1: frozenset({("ada", "meds"), ("ada", "sched")}),
+        2: frozenset({("ada", "meds")}),
+        3: frozenset({("tim", SPEAKER)}),
+        4: frozenset({("sam", SPEAKER), ("ada", "meds")}),
+    }
+    assert permissions("tim").readable_labels(labels) == {1, 3}
+    assert permissions("sam").readable_labels(labels) == {4}
+
+
+# the engine over a store: time, relationships, grants
+
+
+@pytest.fixture
+def clinic(tmp_path: Path):
+    path = tmp_path / "order.toml"
+    path.write_text(ORDER_PACK, encoding="utf-8")
+    with Memory(":memory:", policy=str(path)) as memory:
+        memory.add_principals(Principal(p, role, p.title()) for p, role in ROLES.items())
+        memory.ingest(Turn("t1", "ada", "Ada takes warfarin.", timestamp="2024-01-01T08:00:00"))
+        yield memory
+
+
+def can_read(memory: Memory, who: str, at: str, tag: str = "meds", subject: str = "ada") -> bool:
+    return memory.engine.permissions(memory.store.get_principal(who), at).facet((subject, tag)).allowed
+
+
+def test_relationship_validity_window(clinic: Memory) -> None:
+    clinic.add_relationships(
+        [Relationship("family_member", "fay", "ada", {}, "2024-03-01T00:00:00", "2024-04-01T00:00:00")]
+    )
+    assert not can_read(clinic, "fay", "2024-02-29T23:59:59")
+    assert can_read(clinic, "fay", "2024-03-01T00:00:00")
+    assert can_read(clinic, "fay", "2024-03-31T23:59:59")
+    assert not can_read(clinic, "fay", "2024-04-01T00:00:00")
+
+
+def test_relationship_window_with_an_offset_is_applied_in_utc(clinic: Memory) -> None:
+    clinic.add_relationships(
+        [Relationship("family_member", "fay", "ada", {}, None, "2024-06-01T12:00:00+02:00")]
+    )
+    assert can_read(clinic, "fay", "2024-06-01T09:59:59")
+    assert not can_read(clinic, "fay", "2024-06-01T11:00:00")  # ended at 10:00 UTC
+
+
+def test_new_relationship_applies_to_the_next_decision(clinic: Memory) -> None:
+    assert not can_read(clinic, "fay", "2024-01-02T00:00:00")
+    clinic.add_relationship("family_member", "fay", "ada")
+    assert can_read(clinic, "fay", "2024-01-02T00:00:00")
+    clinic.add_relationship("family_member", "fay", "ada", access_level="scheduling only")
+    assert not can_read(clinic, "fay", "2024-01-02T00:00:00")  # the new scope replaces the old
+    assert can_read(clinic, "fay", "2024-01-02T00:00:00", "sched")
+
+
+def test_relationship_towards_the_requester_gives_nothing(clinic: Memory) -> None:
+    clinic.add_relationship("family_member", "ada", "fay")  # ada is fay's family, not the reverse
+    assert not can_read(clinic, "fay", "2024-01-02T00:00:00")
+
+
+def test_rule_allows_ignores_grants(clinic: Memory) -> None:
+    clinic.consent("ada", "sam", ["meds"])
+    sam = clinic.store.get_principal("sam")
+    assert can_read(clinic, "sam", "2030-01-01T00:00:00")
+    assert not clinic.engine.rule_allows(sam, "ada", ["meds"], "2030-01-01T00:00:00")
+    tim = clinic.store.get_principal("tim")
+    assert clinic.engine.rule_allows(tim, "ada", ["sched"], "2030-01-01T00:00:00")
+    assert not clinic.engine.rule_allows(tim, "ada", ["*"], "2030-01-01T00:00:00")
+
+
+# grants: validation
+
+
+def test_grant_with_an_unknown_tag(clinic: Memory) -> None:
+    with pytest.raises(PolicyError, match=r"tag 'billing' is not defined by policy pack 'order' \(it has "):
+        clinic.consent("ada", "sam", ["billing"])
+
+
+def test_grantor_who_cannot_read_may_not_grant(clinic: Memory) -> None:
+    with pytest.raises(PolicyError, match=r"'sam' may not grant access to 'ada' on \['meds'\]"):
+        clinic.grant("sam", "sam", "ada", ["meds"])
+    with pytest.raises(PolicyError, match="may not grant"):
+        clinic.grant("tim", "sam", "ada", ["meds"])  # denied to temps by a deny rule
+    assert clinic.grants("sam") == []
+
+
+def test_an_entitled_grantor_may_grant_what_they_read(clinic: Memory) -> None:
+    clinic.add_relationship("family_member", "fay", "ada")
+    grant = clinic.grant("fay", "sam", "ada", ["meds"])
+    assert not grant.is_consent and grant.grant_id is not None
+    assert can_read(clinic, "sam", "2030-01-01T00:00:00")
+
+
+def test_a_grant_cannot_be_relayed(clinic: Memory) -> None:
+    clinic.consent("ada", "sam", ["meds"])
+    with pytest.raises(PolicyError, match="may not grant"):
+        clinic.grant("sam", "dot", "ada", ["meds"])  # sam reads it only through a grant
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [("2024-05-01T00:00:00", "2024-04-01T00:00:00"), ("2024-05-01T00:00:00", "2024-05-01T00:00:00")],
+)
+def test_grant_that_ends_before_it_starts(clinic: Memory, start: str, end: str) -> None:
+    with pytest.raises(PolicyError, match=r"grant ends \(.*\) before it starts"):
+        clinic.consent("ada", "sam", ["meds"], valid_from=start, valid_until=end)
+
+
+def test_grant_window_is_normalised_to_utc(clinic: Memory) -> None:
+    grant = clinic.consent(
+        "ada", "sam", ["meds"], valid_from="2024-05-01T12:00:00+02:00", valid_until="2024-05-02T00:00:00Z"
+    )
+    assert (grant.valid_from, grant.valid_until) == ("2024-05-01T10:00:00", "2024-05-02T00:00:00")
+    assert not can_read(clinic, "sam", "2024-05-01T09:59:59")
+    assert can_read(clinic, "sam", "2024-05-01T10:00:00")
+
+
+def test_grant_needs_known_principals_and_a_subject(clinic: Memory) -> None:
+    with pytest.raises(UnknownPrincipal):
+        clinic.consent("ada", "nobody", ["meds"])
+    with pytest.raises(UnknownPrincipal):
+        clinic.grant("nobody", "sam", "ada", ["meds"])
+    with pytest.raises(PolicyError, match="needs a subject"):
+        clinic.grant("ada", "sam", "", ["meds"])
+
+
+def test_grants_are_recorded_as_governance_events(clinic: Memory) -> None:
+    grant = clinic.consent("ada", "sam", ["meds"], valid_until="2030-01-01T00:00:00")
+    clinic.revoke(grant.grant_id, by="ada", at="2029-01-01T00:00:00")
+    events = [e for e in clinic.store.events() if e["kind"] in ("grant", "consent", "revoke")]
+    assert [(e["kind"], e["source"]) for e in events] == [("consent", "api"), ("revoke", "api")]
+    assert events[0]["payload"]["tags"] == ["meds"]
+    assert events[1]["payload"] == {"grant_id": grant.grant_id, "by": "ada"}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Memory.grant checks rule_allows(grantor, subject, tags) only; with tags=() that is "
+    "all([]) == True, and the engine opens a subject's 'general' facets for any grant on them, so "
+    "any principal can grant anyone (themselves included) the subject's general information",
+)
+def test_an_empty_tag_grant_gives_a_stranger_nothing(clinic: Memory) -> None:
+    clinic.ingest(Turn("t2", "ada", "I am so worried about my brother.", timestamp="2024-01-01T08:05:00"))
+    turn_object = next(o for o in clinic.derived_from("ada", "t2") if o.kind == "turn")
+    with pytest.raises(NotVisible):
+        clinic.get("sam", turn_object.object_id)
+    with contextlib.suppress(PolicyError):  # refusing the grant would be a fix too
+        clinic.grant("sam", "sam", "ada", ())
+    with pytest.raises(NotVisible):
+        clinic.get("sam", turn_object.object_id)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Memory.grant checks only the granted tags, but every grant also opens the subject's "
+    "'general' facets; a grantor scoped away from 'general' can hand it to others",
+)
+def test_a_scoped_grantor_cannot_open_more_than_they_read(clinic: Memory) -> None:
+    dot = clinic.store.get_principal("dot")
+    at = "2030-01-01T00:00:00"
+    # the desk reads patients' scheduling, not their general remarks
+    assert clinic.engine.rule_allows(dot, "ada", ["sched"], at)
+    assert not clinic.engine.rule_allows(dot, "ada", ["general"], at)
+    with contextlib.suppress(PolicyError):  # refusing the grant would be a fix too
+        clinic.grant("dot", "sam", "ada", ["sched"])
+    assert not can_read(clinic, "sam", at, "general")
+
+
+# grants: revocation
+
+
+def test_only_grantor_or_subject_may_revoke(clinic: Memory) -> None:
+    clinic.add_relationship("family_member", "fay", "ada")
+    grant = clinic.grant("fay", "sam", "ada", ["meds"])
+    with pytest.raises(PolicyError, match=f"'sam' may not revoke grant {grant.grant_id}: only its grantor"):
+        clinic.revoke(grant.grant_id, by="sam")
+    assert can_read(clinic, "sam", "2099-01-01T00:00:00")
+    clinic.revoke(grant.grant_id, by="ada")  # the subject may
+    assert not can_read(clinic, "sam", "2099-01-01T00:00:00")
+    other = clinic.grant("fay", "sam", "ada", ["meds"])
+    clinic.revoke(other.grant_id, by="fay")  # and so may the grantor
+    assert not can_read(clinic, "sam", "2099-01-01T00:00:00")
+
+
+def test_irrevocable_grant(clinic: Memory) -> None:
+    grant = clinic.consent("ada", "sam", ["meds"], revocable=False)
+    with pytest.raises(PolicyError, match=f"grant {grant.grant_id} was made irrevocable"):
+        clinic.revoke(grant.grant_id, by="ada")
+    assert can_read(clinic, "sam", "2099-01-01T00:00:00")
+
+
+def test_revoking_an_unknown_grant(clinic: Memory) -> None:
+    with pytest.raises(PolicyError, match="no grant 99"):
+        clinic.revoke(99, by="ada")
+
+
+def test_revocation_from_a_moment_keeps_the_past(clinic: Memory) -> None:
+    grant = clinic.consent("ada", "sam", ["meds"], valid_from="2024-01-01T00:00:00")
+    clinic.revoke(grant.grant_id, by="ada", at="2024-06-01T00:00:00")
+    assert can_read(clinic, "sam", "2024-05-31T23:59:59")
+    assert not can_read(clinic, "sam", "2024-06-01T00:00:00")
+    # a later revocation does not move an earlier one forward
+    clinic.revoke(grant.grant_id, by="ada", at="2024-09-01T00:00:00")
+    assert not can_read(clinic, "sam", "2024-07-01T00:00:00")

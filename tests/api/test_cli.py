@@ -25,6 +25,7 @@ COMMANDS = [
     ["demo"],
     ["bench"],
     ["bench", "performance"],
+    ["bench", "access"],
 ]
 
 

@@ -328,6 +328,25 @@ def bench_performance(sizes: str, repeats: int, queries: int, out: str | None) -
         click.echo(f"figures written to {out}")
 
 
+@bench.command("access")
+@click.option("--size", default=100_000, show_default=True, help="Store size in turns.")
+@click.option("--repeats", default=3, show_default=True, help="Measured runs over the store (medians).")
+@click.option("--queries", default=400, show_default=True, help="(Requester, query) pairs per run.")
+@click.option("--out", default=None, type=click.Path(dir_okay=False), help="Also write the figures as JSON.")
+@_reports_errors
+def bench_access(size: int, repeats: int, queries: int, out: str | None) -> None:
+    """Governed vs ungoverned recall latency on one policy-labelled store."""
+    from govmem.bench.access import run_access
+
+    if size < 1 or repeats < 1 or queries < 1:
+        raise click.BadParameter("size, repeats and queries must be positive")
+    figures = run_access(size, repeats=repeats, queries=queries, echo=click.echo)
+    if out:
+        with open(out, "w") as handle:
+            json.dump(figures, handle, indent=2)
+        click.echo(f"figures written to {out}")
+
+
 def _require_store(path: str) -> None:
     if path != ":memory:" and not os.path.exists(path):
         raise GovmemError(f"no store at {path!r}; ingest a file first or pass --db")

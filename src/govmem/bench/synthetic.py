@@ -17,14 +17,20 @@ Layout of the output:
   calendar day per session;
 * ``speaker`` from a pool of 50 principal ids ``"p000"``..``"p049"``, with a
   cast of two to four speakers per episode.
+
+Options for governed benchmarks (each leaves the default output unchanged):
+``names`` replaces the pool of first names that texts mention (so texts can name
+the store's principals by display name), ``domains`` restricts episodes to some
+domains, and ``synthetic_queries(templates=...)`` asks other questions.
 """
 
 from __future__ import annotations
 
 import random
 import string
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date, timedelta
+from functools import lru_cache
 
 from govmem.models import Turn
 
@@ -401,9 +407,9 @@ class _Template:
 
     __slots__ = ("closers", "fill", "fill_after", "openers")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, all_pools: Mapping[str, Sequence[str]] = POOLS) -> None:
         pieces = [(literal, field) for literal, field, _, _ in string.Formatter().parse(text)]
-        pools = [POOLS[field] for _, field in pieces if field is not None]
+        pools = [all_pools[field] for _, field in pieces if field is not None]
         first = pieces[0][0].split(" ", 1)[0]
         lower_first = bool(first) and first not in _KEEP_CAPITAL
         for attr, lower in (("fill", False), ("fill_after", lower_first)):
@@ -419,7 +425,7 @@ class _Template:
             scope: dict[str, object] = {f"_p{i}": p for i, p in enumerate(pools)}
             exec(f"def _fill(rnd):\n    return f{body!r}\n", scope)
             setattr(self, attr, scope["_fill"])
-        longest = _words(text.format_map({k: max(v, key=_words) for k, v in POOLS.items()}))
+        longest = _words(text.format_map({k: max(v, key=_words) for k, v in all_pools.items()}))
         slack = max(_MAX_WORDS - longest, 0)
         opener_budget = min(slack, max(map(_words, OPENERS)))
         self.openers = tuple(o for o in OPENERS if _words(o) <= opener_budget)
@@ -430,25 +436,69 @@ _TURN_COMPILED: dict[str, tuple[_Template, ...]] = {
     d: tuple(_Template(t) for t in ts) for d, ts in TURN_TEMPLATES.items()
 }
 _QUERY_COMPILED: tuple[_Template, ...] = tuple(_Template(t) for t in QUERY_TEMPLATES)
+
+
+def _pools_with(names: tuple[str, ...] | None) -> Mapping[str, Sequence[str]]:
+    if names is None:
+        return POOLS
+    if not names or not all(isinstance(n, str) and n.strip() for n in names):
+        raise ValueError("names must be a non-empty sequence of non-empty strings")
+    return {**POOLS, "name": names, "name2": names}
+
+
+@lru_cache(maxsize=4)
+def _turn_templates(names: tuple[str, ...] | None) -> dict[str, tuple[_Template, ...]]:
+    if names is None:
+        return _TURN_COMPILED
+    pools = _pools_with(names)
+    return {d: tuple(_Template(t, pools) for t in ts) for d, ts in TURN_TEMPLATES.items()}
+
+
+@lru_cache(maxsize=4)
+def _query_templates(
+    templates: tuple[str, ...] | None, names: tuple[str, ...] | None
+) -> tuple[_Template, ...]:
+    if templates is None and names is None:
+        return _QUERY_COMPILED
+    pools = _pools_with(names)
+    return tuple(_Template(t, pools) for t in (QUERY_TEMPLATES if templates is None else templates))
+
+
 _CLOCK = tuple(f"{m // 60:02d}:{m % 60:02d}" for m in range(24 * 60))
 _LAST_MINUTE = 24 * 60 - 1
 
 
-def synthetic_turns(n: int, seed: int = 0, turns_per_session: int = 20) -> Iterator[Turn]:
+def synthetic_turns(
+    n: int,
+    seed: int = 0,
+    turns_per_session: int = 20,
+    *,
+    names: Sequence[str] | None = None,
+    domains: Sequence[str] | None = None,
+) -> Iterator[Turn]:
     """Yield ``n`` deterministic synthetic turns.
 
     Each episode sticks mostly to one domain (one turn in ten comes from another)
     and has its own cast of speakers. Episode ``k`` starts on ``BASE_DATE`` plus
     ``k % 365`` days, and each session starts on the next calendar day between
     08:00 and 11:59, with turns one to six minutes apart (capped at 23:59).
+
+    ``names`` replaces the first names that texts mention (turns keep their ids,
+    speakers and times: a turn takes as many random draws); ``domains`` (some of
+    :data:`DOMAINS`) is what episodes, and the odd turn from another domain, are
+    drawn from.
     """
     if n < 0:
         raise ValueError("n must be non-negative")
     if turns_per_session < 1:
         raise ValueError("turns_per_session must be at least 1")
+    compiled = _turn_templates(None if names is None else tuple(names))
+    domains = DOMAINS if domains is None else tuple(domains)
+    unknown = [d for d in domains if d not in TURN_TEMPLATES]
+    if unknown or not domains:
+        raise ValueError(f"domains must be some of {', '.join(DOMAINS)}, got {list(domains)}")
     rng = random.Random(seed)
     rnd = rng.random
-    domains = DOMAINS
     n_domains = len(domains)
     clock = _CLOCK
     turn_ids = tuple(f"t{i + 1:04d}" for i in range(EPISODE_TURNS + EPISODE_JITTER))
@@ -457,7 +507,7 @@ def synthetic_turns(n: int, seed: int = 0, turns_per_session: int = 20) -> Itera
     while produced < n:
         episode_id = f"syn-{episode:06d}"
         length = min(n - produced, EPISODE_TURNS + rng.randint(-EPISODE_JITTER, EPISODE_JITTER))
-        home_templates = _TURN_COMPILED[domains[episode % n_domains]]
+        home_templates = compiled[domains[episode % n_domains]]
         n_home = len(home_templates)
         cast = rng.sample(PRINCIPALS, rng.randint(2, 4))
         n_cast = len(cast)
@@ -476,7 +526,7 @@ def synthetic_turns(n: int, seed: int = 0, turns_per_session: int = 20) -> Itera
                 if minute > _LAST_MINUTE:
                     minute = _LAST_MINUTE
             if rnd() < 0.1:
-                pool = _TURN_COMPILED[domains[int(rnd() * n_domains)]]
+                pool = compiled[domains[int(rnd() * n_domains)]]
                 template = pool[int(rnd() * len(pool))]
             else:
                 template = home_templates[int(rnd() * n_home)]
@@ -496,11 +546,23 @@ def synthetic_turns(n: int, seed: int = 0, turns_per_session: int = 20) -> Itera
         episode += 1
 
 
-def synthetic_queries(n: int, seed: int = 1) -> list[str]:
-    """Return ``n`` deterministic short questions in the vocabulary of the turns."""
+def synthetic_queries(
+    n: int,
+    seed: int = 1,
+    *,
+    names: Sequence[str] | None = None,
+    templates: Sequence[str] | None = None,
+) -> list[str]:
+    """Return ``n`` deterministic short questions in the vocabulary of the turns.
+
+    ``templates`` (with the slots of :data:`QUERY_TEMPLATES`) replaces the
+    questions asked; ``names`` the first names they mention.
+    """
     if n < 0:
         raise ValueError("n must be non-negative")
     rnd = random.Random(seed).random
-    templates = _QUERY_COMPILED
+    templates = _query_templates(
+        None if templates is None else tuple(templates), None if names is None else tuple(names)
+    )
     k = len(templates)
     return [templates[int(rnd() * k)].fill(rnd) for _ in range(n)]

@@ -51,6 +51,7 @@ class Permissions:
     grants: list[Grant]
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
     _labels: dict[int, bool] = field(default_factory=dict)
+    _readable: tuple[dict, int, frozenset[int]] | None = field(default=None, repr=False, compare=False)
 
     def facet(self, facet: Facet) -> FacetDecision:
         decision = self._facets.get(facet)
@@ -69,11 +70,20 @@ class Permissions:
         return True, tuple(sorted({d.rule for d in decisions}))
 
     def readable_labels(self, labels: dict[int, frozenset[Facet]]) -> frozenset[int]:
-        """Labels with at least one readable facet: what may enter ranking."""
+        """Labels with at least one readable facet: what may enter ranking.
+
+        The set is kept while ``labels`` (the engine's table, which only grows) has
+        not changed size, so the filter before ranking costs O(1), not O(labels).
+        """
+        kept = self._readable
+        if kept is not None and kept[0] is labels and kept[1] == len(labels):
+            return kept[2]
         for key, facets in labels.items():
             if key not in self._labels:
                 self._labels[key] = any(self.facet(f).allowed for f in facets)
-        return frozenset(key for key in labels if self._labels[key])
+        readable = frozenset(key for key in labels if self._labels[key])
+        self._readable = (labels, len(labels), readable)
+        return readable
 
     def _decide(self, subject: str, tag: str) -> FacetDecision:
         me = self.requester.principal_id

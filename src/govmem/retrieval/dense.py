@@ -24,6 +24,7 @@ from govmem.retrieval.ann import AnnCache
 UNDATED = np.iinfo(np.int64).min
 ANN_THRESHOLD = 200_000
 ANN_OVERSAMPLE = 4
+LABEL_LOOKUPS = 64
 
 
 @lru_cache(maxsize=1)
@@ -61,6 +62,8 @@ class DenseIndex:
         self._kinds = np.zeros(capacity, dtype=np.int16)
         self._observed = np.zeros(capacity, dtype=np.int64)
         self._labels = np.zeros(capacity, dtype=np.int64)
+        self._label_top = 0
+        self._lookups: dict[frozenset[int], np.ndarray] = {}
         self._kind_codes: dict[str, int] = {}
         self._size = 0
 
@@ -108,6 +111,8 @@ class DenseIndex:
         self._kinds[self._size : end] = [self._kind_code(k) for k in kinds]
         self._observed[self._size : end] = epoch_seconds(observed_at)
         self._labels[self._size : end] = 0 if labels is None else [label or 0 for label in labels]
+        if n:
+            self._label_top = max(self._label_top, int(self._labels[self._size : end].max()))
         keys_array = np.asarray(keys, dtype=np.int64)
         if n and keys_array.max() >= len(self._row_of_key):
             grown = np.full(max(int(keys_array.max()) + 1, 2 * len(self._row_of_key)), -1, dtype=np.int64)
@@ -159,12 +164,37 @@ class DenseIndex:
         if as_of is not None:
             narrow(self._observed[: self._size] <= epoch_seconds([as_of])[0])
         if labels is not None:
-            row_labels = self._labels[: self._size]
-            top = max(int(row_labels.max(initial=0)), max(labels, default=0))
-            readable = np.zeros(top + 1, dtype=bool)
-            readable[np.fromiter(labels, dtype=np.int64, count=len(labels))] = True
-            narrow(readable[row_labels])
+            narrow(self._readable_lookup(labels)[self._labels[: self._size]])
         return mask
+
+    def keys_in_labels(self, keys: Sequence[int], labels: frozenset[int]) -> np.ndarray:
+        """For each key, whether its row has one of ``labels`` (False when not indexed)."""
+        keys_array = np.asarray(keys, dtype=np.int64)
+        rows = np.full(len(keys_array), -1, dtype=np.int64)
+        known = (keys_array >= 0) & (keys_array < len(self._row_of_key))
+        rows[known] = self._row_of_key[keys_array[known]]
+        found = np.zeros(len(keys_array), dtype=bool)
+        present = rows >= 0
+        found[present] = self._readable_lookup(labels)[self._labels[rows[present]]]
+        return found
+
+    def _readable_lookup(self, labels: frozenset[int]) -> np.ndarray:
+        """One bool per label key up to the largest any row has: is it in ``labels``.
+
+        Kept for the last few label sets (a requester's set is the same object from
+        query to query), so the mask costs a gather over the rows, not a pass over
+        every label.
+        """
+        if not isinstance(labels, frozenset):
+            labels = frozenset(labels)
+        found = self._lookups.get(labels)
+        if found is None or len(found) <= self._label_top:
+            found = np.zeros(max(self._label_top, max(labels, default=0)) + 1, dtype=bool)
+            found[np.fromiter(labels, dtype=np.int64, count=len(labels))] = True
+            if len(self._lookups) >= LABEL_LOOKUPS:
+                del self._lookups[next(iter(self._lookups))]
+            self._lookups[labels] = found
+        return found
 
     @property
     def approximate(self) -> bool:

@@ -17,6 +17,9 @@ from govmem.retrieval.hybrid import reciprocal_rank_fusion
 from govmem.retrieval.lexical import POSTINGS_BUDGET, or_expression, query_terms, select_terms
 from govmem.store.base import Store
 
+EVERY_MATCH = 2**62
+"""A LIMIT no store reaches."""
+
 
 @dataclass
 class Candidate:
@@ -99,12 +102,15 @@ class HybridRetriever:
         """
         if labels is not None and not labels:
             return []
+        index = self.index
+        mask = index.candidate_mask(kinds, as_of, labels)
         lexical: list[tuple[int, float]] = []
         match = or_expression(self.lexical_terms(query))
         if match is not None:
-            lexical = self.store.lexical_search(match, pool, kinds, as_of, labels)
-        index = self.index
-        mask = index.candidate_mask(kinds, as_of, labels)
+            if labels is None:
+                lexical = self.store.lexical_search(match, pool, kinds, as_of)
+            else:
+                lexical = self._lexical_within(index, match, pool, kinds, as_of, labels, mask)
         dense = index.search(self.embedder.embed_query(query), pool, mask)
         fused = reciprocal_rank_fusion(
             {"lexical": [key for key, _ in lexical], "dense": [key for key, _ in dense]}
@@ -116,3 +122,33 @@ class HybridRetriever:
         for key, score in fused:
             by_key[key].scores["fused"] = score
         return [by_key[key] for key, _ in fused]
+
+    def _lexical_within(
+        self,
+        index: DenseIndex,
+        match: str,
+        pool: int,
+        kinds: Sequence[str] | None,
+        as_of: str | None,
+        labels: frozenset[int],
+        mask: np.ndarray | None,
+    ) -> list[tuple[int, float]]:
+        """The ``pool`` best lexical matches with one of ``labels``, best first.
+
+        A requester's label set can be as large as the store, too large to pass
+        into SQL on every query, so BM25 ranks without it and the rows are kept by
+        the label the index holds for them (the same labels the dense mask uses).
+        Enough rows are fetched for the share of rows the dense ``mask`` lets
+        through to fill the pool; when that falls short, every match is ranked.
+        """
+        share = float(mask.mean()) if mask is not None and len(mask) else 1.0
+        if share == 0.0:
+            return []
+        limit = max(pool, int(min(4 * pool / share, EVERY_MATCH)))
+        while True:
+            ranked = self.store.lexical_search(match, limit, kinds, as_of)
+            keep = index.keys_in_labels([key for key, _ in ranked], labels).tolist()
+            found = [hit for hit, ok in zip(ranked, keep, strict=True) if ok]
+            if len(found) >= pool or len(ranked) < limit or limit == EVERY_MATCH:
+                return found[:pool]
+            limit = EVERY_MATCH

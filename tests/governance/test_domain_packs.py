@@ -409,12 +409,6 @@ def test_people_manager_reads_their_reports_hr_matters_and_peers_do_not(gatemem,
     assert checked > 100
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="office.toml: tag 'health' matches diagnos\\w+, so incident diagnoses ('the current leading "
-    "diagnosis') are labelled personal health: 37 sentences of the development episodes, every one "
-    "matched by diagnosis/diagnoses alone; drop diagnos\\w+ from health (engineering tags it already)",
-)
 def test_health_is_personal_and_never_labels_a_project(gatemem) -> None:
     labelled = [s for store in gatemem("office") for s in store.sentences if "health" in s.tags]
     for sentence in labelled:
@@ -496,12 +490,6 @@ def test_nobody_but_the_student_counselling_and_the_agent_reads_wellbeing(gateme
     assert checked > 350
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="education.toml: rule 'case-owners' names relationship '*_case_owner', which also matches "
-    "residence_/housing_/financial_aid_/funding_case_owner: on the development episodes financial "
-    "aid case owners read 44 discipline sentences through it; name faculty_case_owner instead",
-)
 def test_residence_and_aid_case_owners_never_read_academic_or_discipline_records(gatemem) -> None:
     checked = 0
     for store, r in relationship_cases(
@@ -516,12 +504,6 @@ def test_residence_and_aid_case_owners_never_read_academic_or_discipline_records
     assert checked > 10
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="education.toml: no rule names the '*_case_subject' relationships, so a student can "
-    "read 33 of the 704 sentences about the case that is about them (e.g. 'lumen_review'); add "
-    "a 'case-subject' rule",
-)
 def test_student_reads_the_case_that_is_about_them(gatemem) -> None:
     read = 0
     for store, r in relationship_cases(gatemem("education"), "*_case_subject"):

@@ -327,12 +327,6 @@ def test_grants_are_recorded_as_governance_events(clinic: Memory) -> None:
     assert events[1]["payload"] == {"grant_id": grant.grant_id, "by": "ada"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Memory.grant checks rule_allows(grantor, subject, tags) only; with tags=() that is "
-    "all([]) == True, and the engine opens a subject's 'general' facets for any grant on them, so "
-    "any principal can grant anyone (themselves included) the subject's general information",
-)
 def test_an_empty_tag_grant_gives_a_stranger_nothing(clinic: Memory) -> None:
     clinic.ingest(Turn("t2", "ada", "I am so worried about my brother.", timestamp="2024-01-01T08:05:00"))
     turn_object = next(o for o in clinic.derived_from("ada", "t2") if o.kind == "turn")
@@ -344,11 +338,6 @@ def test_an_empty_tag_grant_gives_a_stranger_nothing(clinic: Memory) -> None:
         clinic.get("sam", turn_object.object_id)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Memory.grant checks only the granted tags, but every grant also opens the subject's "
-    "'general' facets; a grantor scoped away from 'general' can hand it to others",
-)
 def test_a_scoped_grantor_cannot_open_more_than_they_read(clinic: Memory) -> None:
     dot = clinic.store.get_principal("dot")
     at = "2030-01-01T00:00:00"

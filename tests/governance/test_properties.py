@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from govmem import Memory, Turn
-from govmem.errors import NotVisible, PolicyError
+from govmem.errors import InputError, NotVisible, PolicyError
 from govmem.governance.authorization import utc_now
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.models import Principal, Relationship
@@ -252,7 +252,11 @@ def test_no_read_path_returns_a_denied_sentence(world: World) -> None:
                         assert item.text == obj.text, "a fully readable object must not be redacted"
             oracle = Oracle.of(memory, me, utc_now())
             for turn in world.turns:
-                derived = memory.derived_from(me, turn.turn_id)
+                try:
+                    derived = memory.derived_from(me, turn.turn_id)
+                except InputError:  # nothing of it is readable: reported like a missing turn
+                    derived = []
+                    assert not oracle.turn_readable[turn.turn_id]
                 for obj in derived:
                     oracle.check(obj.text, obj.sources, f"derived_from {turn.turn_id} by {me}")
                 if not oracle.turn_readable[turn.turn_id]:
@@ -337,14 +341,16 @@ def test_revoking_consent_takes_effect_on_the_next_read(tmp_path: Path) -> None:
             first.revoke(grant.grant_id, by="ada")
             assert sees(first, "kit") == everywhere(False)
             assert sees(second, "kit") == everywhere(False)
-            assert second.derived_from("kit", "t1") == []
+            with pytest.raises(InputError, match="no turn 't1'"):
+                second.derived_from("kit", "t1")
 
             # and the other way round: consent and revocation through the second store
             again = second.consent("ada", "kit", ["medication"])
             assert sees(first, "kit") == everywhere(True)
             second.revoke(again.grant_id, by="ada")
             assert sees(first, "kit") == everywhere(False)
-            assert first.derived_from("kit", "t1") == []
+            with pytest.raises(InputError, match="no turn 't1'"):
+                first.derived_from("kit", "t1")
             # the revocation touched only the grantee: the clinician still reads it
             assert sees(second, "lee") == everywhere(True)
 
@@ -468,12 +474,6 @@ def test_refusal_from_the_query_alone() -> None:
             assert there.items == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BM25 (FTS5 bm25()) uses corpus statistics (row count, average length, document "
-    "frequency) over every object, hidden ones included, and recall returns the raw lexical "
-    "score; the scores of permitted items therefore change when a protected record exists",
-)
 def test_recall_scores_do_not_reveal_a_protected_record() -> None:
     with base_store() as without, with_protected("medication", "Ada") as holding:
         for requester in ("fay", "rex", "kit"):
@@ -493,25 +493,26 @@ def test_a_protected_record_in_a_shared_session_is_redacted_out() -> None:
                     assert "p1" not in item.sources
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the FTS index holds a session window's full text, so lexical search matches words "
-    "of sentences the requester may not read; the redacted window is returned with a lexical "
-    "score for a word it does not contain, which confirms the hidden sentence exists",
+@pytest.mark.parametrize(
+    "query", ["warfarin", "zyloprim", "Ada's medication", "appointment on Friday", "parking garage"]
 )
-def test_lexical_search_does_not_match_redacted_words() -> None:
-    with base_store() as memory:
-        memory.ingest(Turn("p1", "lee", "Ada takes 5 mg warfarin daily.", timestamp="2024-03-01T09:30:00"))
+def test_what_a_requester_cannot_read_does_not_move_what_they_can(query: str) -> None:
+    """Two stores differ only in the words of one sentence nobody here may read: every
+    requester gets the same recall from both, for queries on either hidden word. The
+    index matches a session window by its hidden sentence and its vector includes it;
+    ranking again on the readable text must cancel both."""
+
+    def store(hidden: str) -> Memory:
+        memory = base_store()
+        memory.ingest(Turn("p1", "lee", hidden, timestamp="2024-03-01T09:30:00"))  # inside the base session
+        return memory
+
+    with store("Ada takes 5 mg warfarin daily.") as one, store("Ada takes 100 mg zyloprim nightly.") as other:
         for requester in ("fay", "rex", "kit"):
-            for item in memory.recall(requester, "warfarin").items:
-                assert "lexical" not in item.scores, item.text
+            assert engine_denies(one, requester, "p1") and engine_denies(other, requester, "p1")
+            assert one.recall(requester, query).to_dict() == other.recall(requester, query).to_dict()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="PolicyAuthorizer._review keeps the original object's observed_at when it redacts a "
-    "session window, so the window shows the timestamp of a turn the requester may not read",
-)
 def test_a_redacted_window_does_not_show_when_the_hidden_turn_was_said() -> None:
     with base_store() as memory:
         memory.ingest(Turn("p1", "lee", "Ada takes 5 mg warfarin daily.", timestamp="2024-03-01T11:45:00"))
@@ -536,11 +537,6 @@ def test_a_protected_turn_inside_a_permitted_window_leaves_no_trace() -> None:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Memory.derived_from raises InputError('no turn ...') for a turn id that does not exist "
-    "but returns [] for one that exists and is entirely hidden: probing turn ids confirms them",
-)
 def test_derived_from_a_hidden_turn_looks_like_a_missing_one() -> None:
     with with_protected("medication", "Ada") as memory:
         try:

@@ -227,11 +227,6 @@ def test_log_never_holds_the_text_of_withheld_content(fresh: Memory) -> None:
         assert word not in dump, word
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Memory.get logs a decision only when the object exists (_visible records nothing for an "
-    "empty object list), so probing ids that do not exist leaves no trace in the decision log",
-)
 def test_a_get_of_a_missing_object_is_logged_too(fresh: Memory) -> None:
     before = len(fresh.decisions(1000))
     with pytest.raises(NotVisible):
@@ -239,11 +234,6 @@ def test_a_get_of_a_missing_object_is_logged_too(fresh: Memory) -> None:
     assert len(fresh.decisions(1000)) == before + 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Memory.export authorizes and logs per page of 512 objects, so one export of a larger "
-    "store writes several decision-log rows (and an empty store writes none)",
-)
 def test_one_export_is_one_log_row() -> None:
     notes = [
         Turn(
@@ -298,12 +288,6 @@ def test_demo_counselling_note_stays_with_lena_and_her_clinician(demo: Memory) -
     assert "panic" in " ".join(item.text for item in demo.export("clinician_dr_haddad")).lower()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="medical.toml's clinical patterns miss a blood pressure written out ('152 over 94', "
-    "'cuff readings') and symptoms such as 'cough': those sentences are labelled 'general' and "
-    "reach the family member and the front desk",
-)
 @pytest.mark.parametrize("who", ["family_greta_brandt", "reception_tomas"])
 def test_demo_clinical_findings_reach_no_one_outside_the_care_team(demo: Memory, who: str) -> None:
     seen = " ".join(item.text for item in demo.export(who)).lower()

@@ -24,7 +24,7 @@ from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
 from govmem.governance.labeling import SPEAKER, Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
-from govmem.governance.policy_pack import BUILTIN_PACKS, PolicyPack, load_pack, parse_pack
+from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
 from govmem.loaders.gatemem import Episode
 from govmem.models import Grant, MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
 from govmem.read_path.recall import RecallItem, RecallResult, item_of, recall, resolve_requester
@@ -224,9 +224,17 @@ class Memory:
             self._relabel_if_needed()
 
     def add_relationship(
-        self, type: str, principal_id: str, target_id: str, **attributes: Any
+        self,
+        type: str,
+        principal_id: str,
+        target_id: str,
+        *,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        **attributes: Any,
     ) -> Relationship:
-        relationship = Relationship(type, principal_id, target_id, attributes)
+        """A typed relationship, in force from ``valid_from`` until ``valid_until`` (exclusive)."""
+        relationship = Relationship(type, principal_id, target_id, attributes, valid_from, valid_until)
         self.add_relationships([relationship])
         return relationship
 
@@ -276,6 +284,8 @@ class Memory:
         if start is not None and end is not None and end <= start:
             raise PolicyError(f"grant ends ({end}) before it starts ({start})")
         tags = tuple(tags)
+        if not tags:
+            raise PolicyError("a grant needs at least one tag ('*' for every tag)")
         unknown = [t for t in tags if t != "*" and t not in self.pack.tags]
         if unknown:
             raise PolicyError(
@@ -286,7 +296,8 @@ class Memory:
         resolve_requester(self.store, grantee)
         if not subject:
             raise PolicyError("a grant needs a subject")
-        if grantor != subject and not self.engine.rule_allows(grantor_p, subject, tags, start or utc_now()):
+        opened = tags if "*" in tags else (*tags, GENERAL)  # a grant also opens the subject's general remarks
+        if grantor != subject and not self.engine.rule_allows(grantor_p, subject, opened, start or utc_now()):
             raise PolicyError(
                 f"{grantor!r} may not grant access to {subject!r} on {list(tags)}: they cannot read it"
             )
@@ -643,51 +654,79 @@ class Memory:
         """One memory object by id, as ``requester`` may see it.
 
         A missing object and one the requester may not see raise the same
-        :class:`NotVisible`, so the error confirms nothing.
+        :class:`NotVisible`, so the error confirms nothing; both are logged.
         """
         principal = resolve_requester(self.store, requester)
+        as_of = normalize_timestamp(as_of, "as_of")
         key = _object_key(object_id)
-        found = self.store.get_objects([key]) if key is not None else {}
-        visible = self._visible(principal, list(found.values()), as_of, "get")
-        if not visible or visible[0].object_id != object_id:
+        with self.store.snapshot():
+            found = self.store.get_objects([key]) if key is not None else {}
+            visible, withheld, rules = self._review(principal, list(found.values()), as_of)
+        visible = [obj for obj in visible if obj.object_id == object_id]
+        self._log(principal, "get", visible, withheld, rules, as_of)
+        if not visible:
             raise NotVisible(object_id, requester)
         return item_of(visible[0])
 
     def export(
         self, requester: str, design: str | Sequence[str] | None = None, as_of: str | None = None
     ) -> Iterator[RecallItem]:
-        """Every memory object ``requester`` may see (redacted where needed), in key order."""
-        principal = resolve_requester(self.store, requester)
-        kinds = self._kinds(design)
-        after = 0
-        while keys := self.store.object_keys(after, 512, kinds):
-            found = self.store.get_objects(keys)
-            yield from (
-                item_of(obj)
-                for obj in self._visible(principal, [found[k] for k in keys if k in found], as_of, "export")
-            )
-            after = keys[-1]
+        """Every memory object ``requester`` may see (redacted where needed), in key order.
 
-    def _visible(
-        self, principal: Principal, objects: list[MemoryObject], as_of: str | None, surface: str
-    ) -> list[MemoryObject]:
-        """The one authorization step of every read surface other than recall, audited."""
+        One decision-log entry covers the whole export, written when it ends.
+        """
+        principal = resolve_requester(self.store, requester)
         as_of = normalize_timestamp(as_of, "as_of")
-        at = as_of or utc_now()
-        reviews = self.authorizer.review(self.store, principal, objects, at)
+        kinds = self._kinds(design)
+        returned: list[MemoryObject] = []
+        withheld: list[dict] = []
+        rules: set[str] = set()
+        after = 0
+        try:
+            while True:
+                with self.store.snapshot():
+                    keys = self.store.object_keys(after, 512, kinds)
+                    found = self.store.get_objects(keys)
+                    page, page_withheld, page_rules = self._review(
+                        principal, [found[k] for k in keys if k in found], as_of
+                    )
+                if not keys:
+                    break
+                returned.extend(page)
+                withheld.extend(page_withheld)
+                rules.update(page_rules)
+                yield from (item_of(obj) for obj in page)
+                after = keys[-1]
+        finally:
+            self._log(principal, "export", returned, withheld, sorted(rules), as_of)
+
+    def _review(
+        self, principal: Principal, objects: list[MemoryObject], as_of: str | None
+    ) -> tuple[list[MemoryObject], list[dict], list[str]]:
+        """The one authorization step of every read surface other than recall."""
+        reviews = self.authorizer.review(self.store, principal, objects, as_of or utc_now())
         visible = [r.visible for r in reviews if r.visible is not None]
         withheld = [
             {"object_id": obj.object_id, "redacted": r.visible is not None, "rules": list(r.rules)}
             for obj, r in zip(objects, reviews, strict=True)
             if r.redacted
         ]
-        if objects:
-            rules = sorted({rule for r in reviews for rule in r.rules})
-            action = "answer_redacted" if withheld and visible else "answer" if visible else "no_memory"
-            self.audit.record(
-                principal, surface, action, [o.object_id for o in visible], withheld, rules, None, as_of
-            )
-        return visible
+        return visible, withheld, sorted({rule for r in reviews for rule in r.rules})
+
+    def _log(
+        self,
+        principal: Principal,
+        surface: str,
+        visible: Sequence[MemoryObject],
+        withheld: list[dict],
+        rules: Sequence[str],
+        as_of: str | None,
+    ) -> None:
+        redacted = any(w["redacted"] for w in withheld)
+        action = "answer_redacted" if redacted else "answer" if visible else "no_memory"
+        self.audit.record(
+            principal, surface, action, [o.object_id for o in visible], withheld, rules, None, as_of
+        )
 
     def _kinds(self, design: str | Sequence[str] | None) -> list[str] | None:
         if design is None:
@@ -702,16 +741,22 @@ class Memory:
 
     def derived_from(self, requester: str, turn_id: str, episode_id: str = "default") -> list[MemoryObject]:
         """Every memory object whose sources include this turn (one indexed query), as
-        ``requester`` may see them."""
+        ``requester`` may see them.
+
+        A turn the requester can see nothing of is reported exactly like a missing one.
+        """
         principal = resolve_requester(self.store, requester)
-        keys = self.store.turn_keys(episode_id, [turn_id])
-        if not keys:
+        with self.store.snapshot():
+            keys = self.store.turn_keys(episode_id, [turn_id])
+            derived = self.store.objects_derived_from(keys.values()) if keys else []
+            found = self.store.get_objects([key for key, _, _ in derived])
+            visible, withheld, rules = self._review(
+                principal, [found[k] for k, _, _ in derived if k in found], None
+            )
+        self._log(principal, "provenance", visible, withheld, rules, None)
+        if not visible:
             raise InputError(f"no turn {turn_id!r} in episode {episode_id!r}")
-        derived = self.store.objects_derived_from(keys.values())
-        found = self.store.get_objects([key for key, _, _ in derived])
-        return self._visible(
-            principal, [found[key] for key, _, _ in derived if key in found], None, "provenance"
-        )
+        return visible
 
     def decisions(self, limit: int = 100) -> list[dict]:
         """The latest entries of the decision log, newest first."""

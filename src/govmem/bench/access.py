@@ -248,6 +248,9 @@ class _TimedAuthorizer:
         self.inner = inner
         self.times = times
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
     def scope(self, store: Any, requester: Any, at: str) -> Any:
         started = time.perf_counter()
         found = self.inner.scope(store, requester, at)
@@ -335,13 +338,13 @@ def run_worker(path: str, queries: int, k: int = 10) -> dict[str, Any]:
             times["ungoverned_total"] += time.perf_counter() - started
             labels = governed.scope(store, store.get_principal(requester), at).labels
             started = time.perf_counter()
-            mask = index.candidate_mask(None, None, labels)
+            index.candidate_mask(None, None, labels)
             times["dense_mask"] += time.perf_counter() - started
             match = or_expression(retriever.lexical_terms(query))
             if match is not None and labels:
                 pool = max(4 * k, 50)
                 started = time.perf_counter()
-                retriever._lexical_within(index, match, pool, None, None, labels, mask)
+                retriever._lexical_within(index, match, pool, None, None, labels)
                 filtered = time.perf_counter() - started
                 started = time.perf_counter()
                 store.lexical_search(match, pool, None, None)

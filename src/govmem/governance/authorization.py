@@ -61,6 +61,10 @@ class QueryAssessment:
 
 
 class Authorizer(Protocol):
+    reveals_scores: bool
+    """Whether recall may hand out raw retrieval scores (which carry corpus statistics
+    of every object); under a policy only ranks computed on readable text are shown."""
+
     def scope(self, store: Store, requester: Principal, at: str) -> Scope: ...
 
     def review(
@@ -74,6 +78,7 @@ class OpenAccess:
     """No policy: every principal may read every object."""
 
     rule = "open-access: no policy configured"
+    reveals_scores = True
 
     def scope(self, store: Store, requester: Principal, at: str) -> Scope:
         return Scope(labels=None, reasons=(self.rule,))
@@ -89,6 +94,8 @@ class OpenAccess:
 
 class PolicyAuthorizer:
     """Enforces a policy pack through the :class:`PolicyEngine`."""
+
+    reveals_scores = False
 
     def __init__(self, engine: PolicyEngine, labeler: Callable[[], Labeler], derivers: Mapping[str, Deriver]):
         self.engine = engine
@@ -147,7 +154,12 @@ class PolicyAuthorizer:
         if len(drafts) != 1:
             return Review(None, True, tuple(sorted(rules)))
         text = drafts[0].text
-        visible = replace(obj, text=text, sources=tuple(sorted(t.turn.turn_id for t in readable)))
+        visible = replace(
+            obj,
+            text=text,
+            sources=tuple(sorted(t.turn.turn_id for t in readable)),
+            observed_at=drafts[0].observed_at,
+        )
         return Review(visible, True, tuple(sorted(rules)))
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:

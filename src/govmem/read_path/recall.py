@@ -22,6 +22,7 @@ from govmem.errors import InputError, UnknownPrincipal
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, utc_now
 from govmem.models import MemoryObject, Principal
+from govmem.read_path.visible_ranking import rank_on_visible_text
 from govmem.retrieval.retriever import HybridRetriever
 from govmem.store.base import Store
 from govmem.timestamps import normalize_timestamp
@@ -120,10 +121,10 @@ def _recall(
     found = store.get_objects([c.key for c in shortlist])
     pairs = [(c, found[c.key]) for c in shortlist if c.key in found]
     reviews = authorizer.review(store, principal, [obj for _, obj in pairs], at)
-    items: list[RecallItem] = []
-    for (candidate, _), review in zip(pairs, reviews, strict=True):
-        if review.visible is not None and len(items) < k:
-            items.append(item_of(review.visible, candidate.scores))
+    visible = [(c, r) for (c, _), r in zip(pairs, reviews, strict=True) if r.visible is not None]
+    if not authorizer.reveals_scores:
+        visible = rank_on_visible_text(store, retriever, query, visible)
+    items = [item_of(review.visible, candidate.scores) for candidate, review in visible[:k]]
     if assessment.denied:
         action = "answer_redacted" if items else "refuse"
     else:

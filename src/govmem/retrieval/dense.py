@@ -64,6 +64,7 @@ class DenseIndex:
         self._labels = np.zeros(capacity, dtype=np.int64)
         self._label_top = 0
         self._lookups: dict[frozenset[int], np.ndarray] = {}
+        self._key_bytes: dict[frozenset[int], bytes] = {}
         self._kind_codes: dict[str, int] = {}
         self._size = 0
 
@@ -105,6 +106,7 @@ class DenseIndex:
         if vectors.shape != (n, self.dim):
             raise ValueError(f"expected vectors of shape ({n}, {self.dim}), got {vectors.shape}")
         self._reserve(n)
+        self._key_bytes.clear()
         end = self._size + n
         self._vectors[self._size : end] = vectors
         self._keys[self._size : end] = keys
@@ -127,6 +129,7 @@ class DenseIndex:
         """Remove rows by key; returns how many were present."""
         if not len(keys) or not self._size:
             return 0
+        self._key_bytes.clear()
         wanted = np.unique(np.asarray(keys, dtype=np.int64))
         wanted = wanted[(wanted >= 0) & (wanted < len(self._row_of_key))]
         rows = self._row_of_key[wanted]
@@ -167,15 +170,20 @@ class DenseIndex:
             narrow(self._readable_lookup(labels)[self._labels[: self._size]])
         return mask
 
-    def keys_in_labels(self, keys: Sequence[int], labels: frozenset[int]) -> np.ndarray:
-        """For each key, whether its row has one of ``labels`` (False when not indexed)."""
-        keys_array = np.asarray(keys, dtype=np.int64)
-        rows = np.full(len(keys_array), -1, dtype=np.int64)
-        known = (keys_array >= 0) & (keys_array < len(self._row_of_key))
-        rows[known] = self._row_of_key[keys_array[known]]
-        found = np.zeros(len(keys_array), dtype=bool)
-        present = rows >= 0
-        found[present] = self._readable_lookup(labels)[self._labels[rows[present]]]
+    def keys_in_labels(self, labels: frozenset[int]) -> bytes:
+        """One byte per object key up to the largest indexed: 1 where its row has one
+        of ``labels``. Kept per label set until the rows change."""
+        if not isinstance(labels, frozenset):
+            labels = frozenset(labels)
+        found = self._key_bytes.get(labels)
+        if found is None:
+            by_key = np.zeros(len(self._row_of_key), dtype=np.uint8)
+            rows = self._readable_lookup(labels)[self._labels[: self._size]]
+            by_key[self._keys[: self._size][rows]] = 1
+            found = by_key.tobytes()
+            if len(self._key_bytes) >= LABEL_LOOKUPS:
+                del self._key_bytes[next(iter(self._key_bytes))]
+            self._key_bytes[labels] = found
         return found
 
     def _readable_lookup(self, labels: frozenset[int]) -> np.ndarray:

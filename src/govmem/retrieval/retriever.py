@@ -17,8 +17,8 @@ from govmem.retrieval.hybrid import reciprocal_rank_fusion
 from govmem.retrieval.lexical import POSTINGS_BUDGET, or_expression, query_terms, select_terms
 from govmem.store.base import Store
 
-EVERY_MATCH = 2**62
-"""A LIMIT no store reaches."""
+DROP_AFTER_RANKING = 0.5
+"""Above this share of readable objects, lexical hits are filtered after ranking."""
 
 
 @dataclass
@@ -110,7 +110,7 @@ class HybridRetriever:
             if labels is None:
                 lexical = self.store.lexical_search(match, pool, kinds, as_of)
             else:
-                lexical = self._lexical_within(index, match, pool, kinds, as_of, labels, mask)
+                lexical = self._lexical_within(index, match, pool, kinds, as_of, labels)
         dense = index.search(self.embedder.embed_query(query), pool, mask)
         fused = reciprocal_rank_fusion(
             {"lexical": [key for key, _ in lexical], "dense": [key for key, _ in dense]}
@@ -131,24 +131,22 @@ class HybridRetriever:
         kinds: Sequence[str] | None,
         as_of: str | None,
         labels: frozenset[int],
-        mask: np.ndarray | None,
     ) -> list[tuple[int, float]]:
         """The ``pool`` best lexical matches with one of ``labels``, best first.
 
         A requester's label set can be as large as the store, too large to pass
-        into SQL on every query, so BM25 ranks without it and the rows are kept by
-        the label the index holds for them (the same labels the dense mask uses).
-        Enough rows are fetched for the share of rows the dense ``mask`` lets
-        through to fill the pool; when that falls short, every match is ranked.
+        into SQL on every query; the index gives the object keys whose label (the
+        same the dense mask uses) is readable. When most objects are readable, a
+        few more matches than the pool are ranked and the others dropped; when that
+        does not fill the pool, or few objects are readable, the query checks each
+        match against the keys before taking the top ``pool``.
         """
-        share = float(mask.mean()) if mask is not None and len(mask) else 1.0
-        if share == 0.0:
-            return []
-        limit = max(pool, int(min(4 * pool / share, EVERY_MATCH)))
-        while True:
+        allowed = index.keys_in_labels(labels)
+        share = allowed.count(1) / max(len(index), 1)
+        if share >= DROP_AFTER_RANKING:
+            limit = int(4 * pool / share) + 1
             ranked = self.store.lexical_search(match, limit, kinds, as_of)
-            keep = index.keys_in_labels([key for key, _ in ranked], labels).tolist()
-            found = [hit for hit, ok in zip(ranked, keep, strict=True) if ok]
-            if len(found) >= pool or len(ranked) < limit or limit == EVERY_MATCH:
+            found = [(key, score) for key, score in ranked if key < len(allowed) and allowed[key]]
+            if len(found) >= pool or len(ranked) < limit:
                 return found[:pool]
-            limit = EVERY_MATCH
+        return self.store.lexical_search(match, pool, kinds, as_of, allowed_keys=allowed)

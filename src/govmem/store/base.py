@@ -81,6 +81,10 @@ class Store(Protocol):
 
     def document_frequencies(self, words: Sequence[str]) -> dict[str, int] | None: ...
 
+    def tokenize(self, text: str) -> set[str]:
+        """The terms lexical search indexes ``text`` under."""
+        ...
+
     def iter_vectors(
         self, batch: int = 65536
     ) -> Iterator[tuple[np.ndarray, np.ndarray, list[str], list[str | None]]]: ...

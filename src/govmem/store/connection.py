@@ -74,6 +74,13 @@ class Database:
     def iterate(self, sql: str, params: Sequence[Any] = ()) -> Iterator[Row]:
         yield from self._conn.execute(sql, params)
 
+    def create_function(self, name: str, function: Callable[..., Any], nargs: int) -> None:
+        """Register a scalar SQL function (not deterministic: it may read state that changes)."""
+        if self.driver == "apsw":
+            self._conn.create_scalar_function(name, function, nargs)
+        else:
+            self._conn.create_function(name, nargs, function)
+
     def fts5_tokenizer(self, spec: tuple[str, ...]) -> Callable[[str], list[str]] | None:
         """FTS5's tokenizer ``spec`` in query mode, or None on the sqlite3 driver."""
         if self.driver != "apsw":

@@ -9,6 +9,8 @@ text lives once; ``secure-delete`` is switched on where SQLite supports it.
 from __future__ import annotations
 
 import json
+import re
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from itertools import islice
@@ -75,6 +77,9 @@ class SQLiteStore:
             self.db.close()
             raise
         self._data_version = self.db.scalar("PRAGMA data_version")
+        self._allowed: bytes | None = None
+        self._allowed_lock = threading.Lock()
+        self._allowed_registered = False
 
     @property
     def schema_version(self) -> int:
@@ -404,12 +409,43 @@ class SQLiteStore:
         kinds: Sequence[str] | None = None,
         as_of: str | None = None,
         labels: Sequence[int] | None = None,
+        allowed_keys: bytes | None = None,
     ) -> list[tuple[int, float]]:
         """BM25 over FTS5: (object_key, score) best first, higher is better.
 
-        ``labels`` restricts the search to objects with these label keys.
+        ``labels`` restricts the search to objects with these label keys;
+        ``allowed_keys`` to the object keys whose byte in it is non-zero. The
+        latter is checked per match inside the query, before the top ``limit`` are
+        taken, at a cost per match rather than per label or per object.
         """
+        if allowed_keys is not None:
+            with self._allowed_lock:
+                self._allowed = allowed_keys
+                try:
+                    return self._lexical_search(match, limit, kinds, as_of, labels, True)
+                finally:
+                    self._allowed = None
+        return self._lexical_search(match, limit, kinds, as_of, labels, False)
+
+    def _allowed_key(self, key: int) -> int:
+        allowed = self._allowed
+        return 1 if allowed is not None and 0 <= key < len(allowed) and allowed[key] else 0
+
+    def _lexical_search(
+        self,
+        match: str,
+        limit: int,
+        kinds: Sequence[str] | None,
+        as_of: str | None,
+        labels: Sequence[int] | None,
+        by_key: bool,
+    ) -> list[tuple[int, float]]:
         joins, conditions, params = "", ["objects_fts MATCH ?"], [match]
+        if by_key:
+            if not self._allowed_registered:
+                self.db.create_function("govmem_allowed_key", self._allowed_key, 1)
+                self._allowed_registered = True
+            conditions.append("govmem_allowed_key(objects_fts.rowid)")
         if kinds is not None or as_of is not None or labels is not None:
             joins = " JOIN objects o ON o.object_key = objects_fts.rowid"
         if kinds is not None:
@@ -427,6 +463,13 @@ class SQLiteStore:
             (*params, limit),
         )
         return [(key, -score) for key, score in rows]
+
+    def tokenize(self, text: str) -> set[str]:
+        """The terms lexical search indexes ``text`` under (FTS5's own tokenizer when exposed)."""
+        tokenize = self.db.fts5_tokenizer(FTS_TOKENIZER)
+        if tokenize is None:
+            return set(re.findall(r"\w+", text.lower()))
+        return set(tokenize(text))
 
     def document_frequencies(self, words: Sequence[str]) -> dict[str, int] | None:
         """How many objects each word (as FTS5 tokenizes it) occurs in; None if unknown.

@@ -24,7 +24,8 @@ def test_access_benchmark_reports_sane_figures(tmp_path) -> None:
     classes = [cls for cls, _, _ in CLASSES]
     assert list(store["readable"]) == classes
     for share in store["readable"].values():
-        assert 0.0 <= share["whole"] <= share["rankable"] <= 1.0
+        assert 0.0 <= share["whole"] <= share["shown"] <= 1.0
+        assert 0.0 <= share["rankable"] <= 1.0
     # The care relationships show: nurses see more of the clinic than one patient does.
     assert store["readable"]["nurse"]["rankable"] > store["readable"]["patient"]["rankable"]
 

@@ -53,6 +53,8 @@ STORE_SEED = 0
 QUERY_SEED = 1
 READABLE_SAMPLE = 5
 """Principals per class over which the readable shares are averaged."""
+REVIEW_SAMPLE = 2000
+"""Objects (evenly spaced by key) the read path reviews for the shown/whole shares."""
 
 # The cast: the synthetic speakers p000..p049, given clinic roles.
 CLASSES: tuple[tuple[str, str, int], ...] = (
@@ -186,53 +188,34 @@ def build_store(path: str, size: int, seed: int = STORE_SEED) -> dict[str, Any]:
 
 def readable_shares(memory: Any, members: dict[str, list[str]]) -> dict[str, dict[str, float]]:
     """Per requester class, averaged over up to READABLE_SAMPLE members: the share of
-    objects it may rank (label with a readable facet) and the share it may read whole
-    (every sentence of every source turn readable: returned without redaction)."""
+    objects it may rank (a label with a readable facet; exact, from the labels), and,
+    from the read path's own review of a sample of REVIEW_SAMPLE objects, the share
+    it would be shown at all (whole or redacted) and shown whole."""
     from govmem.governance.authorization import utc_now
 
-    store, engine = memory.store, memory.engine
+    store, authorizer = memory.store, memory.authorizer
     db = store.db
-    labels = engine.labels
     per_label = Counter(dict(db.execute("SELECT coalesce(label_key, 0), count(*) FROM objects GROUP BY 1")))
     total = sum(per_label.values())
-    turns = [
-        (key, speaker, tuple(s[2] for s in json.loads(spans)) if spans else (label or 0,))
-        for key, speaker, spans, label in db.execute(
-            "SELECT turn_key, speaker_id, spans, label_key FROM turns"
-        )
-    ]
-    sources: dict[int, list[int]] = defaultdict(list)
-    for object_key, turn_key in db.execute("SELECT object_key, turn_key FROM object_sources"):
-        sources[object_key].append(turn_key)
+    keys = [row[0] for row in db.execute("SELECT object_key FROM objects ORDER BY object_key")]
+    step = max(len(keys) // REVIEW_SAMPLE, 1)
+    found = store.get_objects(keys[::step])
+    sample = [found[k] for k in keys[::step] if k in found]
     at = utc_now()
     shares = {}
     for cls, group in members.items():
-        rankable, whole = [], []
+        rankable, shown, whole = [], [], []
         for pid in group[:READABLE_SAMPLE]:
             principal = store.get_principal(pid)
-            permissions = engine.permissions(principal, at)
-            readable = permissions.readable_labels(labels)
+            readable = authorizer.scope(store, principal, at).labels
             rankable.append(sum(n for key, n in per_label.items() if key in readable) / total)
-            label_ok: dict[int, bool] = {}
-            turn_ok = {}
-            for key, speaker, span_labels in turns:
-                if speaker == pid:
-                    turn_ok[key] = True
-                    continue
-                ok = True
-                for label in span_labels:
-                    allowed = label_ok.get(label)
-                    if allowed is None:
-                        facets = labels.get(label, frozenset({("?", "?")}))
-                        allowed = label_ok[label] = all(permissions.facet(f).allowed for f in facets)
-                    if not allowed:
-                        ok = False
-                        break
-                turn_ok[key] = ok
-            whole.append(sum(all(turn_ok.get(t, False) for t in ts) for ts in sources.values()) / total)
+            reviews = authorizer.review(store, principal, sample, at)
+            shown.append(sum(r.visible is not None for r in reviews) / len(sample))
+            whole.append(sum(r.visible is not None and not r.redacted for r in reviews) / len(sample))
         shares[cls] = {
             "principals": len(group),
             "rankable": statistics.fmean(rankable),
+            "shown": statistics.fmean(shown),
             "whole": statistics.fmean(whole),
         }
     return shares
@@ -270,6 +253,17 @@ class _TimedAuthorizer:
         return found
 
 
+def _timed(function: Callable[..., Any], times: dict[str, float], name: str) -> Callable[..., Any]:
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            times[name] += time.perf_counter() - started
+
+    return timed
+
+
 class _TimedLog:
     def __init__(self, inner: Any, times: dict[str, float]):
         self.inner = inner
@@ -286,6 +280,8 @@ def run_worker(path: str, queries: int, k: int = 10) -> dict[str, Any]:
     from govmem.api.memory import Memory
     from govmem.governance.authorization import OpenAccess, utc_now
     from govmem.read_path.recall import recall
+
+    read_path = sys.modules["govmem.read_path.recall"]  # the module (the package exports the function)
     from govmem.retrieval.lexical import or_expression
 
     _, _, members = cast()
@@ -329,26 +325,40 @@ def run_worker(path: str, queries: int, k: int = 10) -> dict[str, Any]:
         times: dict[str, float] = defaultdict(float)
         timed, log = _TimedAuthorizer(governed, times), _TimedLog(memory.audit, times)
         index, at = retriever.index, utc_now()
-        for _, requester, query in pairs:
-            started = time.perf_counter()
-            recall(store, retriever, timed, requester, query, k, audit=log)
-            times["governed_total"] += time.perf_counter() - started
-            started = time.perf_counter()
-            recall(store, retriever, ungoverned, requester, query, k)
-            times["ungoverned_total"] += time.perf_counter() - started
-            labels = governed.scope(store, store.get_principal(requester), at).labels
-            started = time.perf_counter()
-            index.candidate_mask(None, None, labels)
-            times["dense_mask"] += time.perf_counter() - started
-            match = or_expression(retriever.lexical_terms(query))
-            if match is not None and labels:
-                pool = max(4 * k, 50)
+        rerank = getattr(read_path, "rank_on_visible_text", None)
+        if rerank is not None:
+            read_path.rank_on_visible_text = _timed(rerank, times, "rerank")
+        try:
+            for _, requester, query in pairs:
+                scoped = times["scope"]
                 started = time.perf_counter()
-                retriever._lexical_within(index, match, pool, None, None, labels)
-                filtered = time.perf_counter() - started
+                recall(store, retriever, timed, requester, query, k, audit=log)
+                times["governed_total"] += time.perf_counter() - started
                 started = time.perf_counter()
-                store.lexical_search(match, pool, None, None)
-                times["lexical_filter"] += filtered - (time.perf_counter() - started)
+                recall(store, retriever, ungoverned, requester, query, k)
+                times["ungoverned_total"] += time.perf_counter() - started
+                if times["scope"] == scoped:
+                    continue  # refused from the query alone: no retrieval to filter
+                labels = governed.scope(store, store.get_principal(requester), at).labels
+                started = time.perf_counter()
+                index.candidate_mask(None, None, labels)
+                times["dense_mask"] += time.perf_counter() - started
+                match = or_expression(retriever.lexical_terms(query))
+                if match is not None and labels:
+                    pool = max(4 * k, 50)
+                    started = time.perf_counter()
+                    retriever._lexical_within(index, match, pool, None, None, labels)
+                    filtered = time.perf_counter() - started
+                    started = time.perf_counter()
+                    store.lexical_search(match, pool, None, None)
+                    times["lexical_filter"] += filtered - (time.perf_counter() - started)
+        finally:
+            if rerank is not None:
+                read_path.rank_on_visible_text = rerank
+        parts = ("assess_query", "scope", "dense_mask", "lexical_filter", "review", "rerank", "audit")
+        times["unaccounted"] = (
+            times["governed_total"] - times["ungoverned_total"] - sum(times[p] for p in parts)
+        )
         figures["breakdown_ms"] = {key: 1000 * value / len(pairs) for key, value in times.items()}
         figures["labels"] = len(memory.engine.labels)
         figures["objects"] = store.counts_of("objects")
@@ -483,14 +493,22 @@ def _print_table(results: dict[str, Any], echo: Callable[[str], None]) -> None:
         ("dense_mask", "  dense label mask (inside retrieval)"),
         ("lexical_filter", "  lexical label filter, extra (inside retrieval)"),
         ("review", "  review and redaction"),
+        ("rerank", "  ranking again on the readable text"),
         ("audit", "  decision log write"),
+        ("unaccounted", "  rest of the difference (unattributed)"),
     ):
         echo(f"{label:52}{b.get(key, 0.0):>10.3f}")
     echo("")
-    echo("share of objects each requester class may rank (a readable facet) / read whole (no redaction)")
-    echo(f"{'class':14}{'principals':>12}{'rankable':>12}{'whole':>12}")
+    echo(
+        "share of objects each requester class may rank (a readable sentence), and would be shown "
+        f"(whole or redacted) / shown whole (review of {REVIEW_SAMPLE:,} objects)"
+    )
+    echo(f"{'class':14}{'principals':>12}{'rankable':>12}{'shown':>12}{'whole':>12}")
     for cls, share in store["readable"].items():
-        echo(f"{cls:14}{share['principals']:>12}{share['rankable']:>12.1%}{share['whole']:>12.1%}")
+        echo(
+            f"{cls:14}{share['principals']:>12}{share['rankable']:>12.1%}"
+            f"{share['shown']:>12.1%}{share['whole']:>12.1%}"
+        )
 
 
 if __name__ == "__main__":

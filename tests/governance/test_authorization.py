@@ -75,7 +75,7 @@ def test_scope_admits_objects_with_a_readable_facet(clinic: Memory) -> None:
     assert labels["session:t1"] in scope.labels  # the window holds the parking remark
 
 
-def test_scope_admits_own_words(clinic: Memory) -> None:
+def test_scope_does_not_admit_own_words_about_others(clinic: Memory) -> None:
     labels = {name: o.label_key for name, o in objects(clinic).items()}
     scope = clinic.authorizer.scope(clinic.store, clinic.store.get_principal("rex"), AT)
     assert labels["turn:t1"] in scope.labels
@@ -118,12 +118,12 @@ def test_review_withholds_an_object_with_nothing_readable(clinic: Memory) -> Non
     assert result.rules == (DEFAULT_DENY,)
 
 
-def test_review_lets_the_speaker_see_their_own_turn(clinic: Memory) -> None:
-    # rex may not read ada's billing, but ada spoke it and may; rex spoke t1
+def test_review_governs_the_speaker_like_anyone_else(clinic: Memory) -> None:
+    # ada's billing: the front desk may not read it, ada (its subject) may
     assert review(clinic, "rex", "turn:t3").visible is None
     assert review(clinic, "ada", "turn:t3").visible is not None
-    result = review(clinic, "rex", "turn:t1")
-    assert not result.redacted and "own-words" in result.rules
+    result = review(clinic, "rex", "turn:t1")  # rex's own remark is shared information: readable as such
+    assert not result.redacted and "own-words" not in result.rules
 
 
 def test_objects_of_a_non_verbatim_design_are_withheld_whole(clinic: Memory) -> None:

@@ -191,12 +191,12 @@ class Oracle:
         spans = memory.store.turn_spans([t.turn_key for t in turns])
         oracle = cls({}, {}, {}, {})
         for turn in turns:
-            speaker, text, turn_spans = spans[turn.turn_key]
+            _speaker, text, turn_spans = spans[turn.turn_key]
             verdicts = []
             for start, end, label in turn_spans:
                 sentence = text[start:end].strip()
                 (marker,) = MARKER.findall(sentence)  # one generated sentence per span
-                ok, _ = permissions.span(speaker, engine.labels[label])
+                ok, _ = permissions.span(engine.labels[label])
                 (oracle.readable if ok else oracle.denied)[marker] = sentence
                 verdicts.append(ok)
             oracle.turn_readable[turn.turn.turn_id] = any(verdicts)
@@ -421,8 +421,8 @@ def engine_denies(memory: Memory, requester: str, turn_id: str) -> bool:
     engine = PolicyEngine(memory.pack, memory.store)
     permissions = engine.permissions(memory.store.get_principal(requester), utc_now())
     (key,) = memory.store.turn_keys("default", [turn_id]).values()
-    speaker, _, spans = memory.store.turn_spans([key])[key]
-    return not any(permissions.span(speaker, engine.labels[label])[0] for _, _, label in spans)
+    _speaker, _, spans = memory.store.turn_spans([key])[key]
+    return not any(permissions.span(engine.labels[label])[0] for _, _, label in spans)
 
 
 def without_scores(result) -> dict:

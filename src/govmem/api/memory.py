@@ -22,7 +22,7 @@ from govmem.designs import Deriver, make_derivers
 from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
-from govmem.governance.labeling import SPEAKER, Facet, Labeler, TurnLabel
+from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
 from govmem.loaders.gatemem import Episode
@@ -426,7 +426,7 @@ class Memory:
         last = self.store.last_turn_labels(episode_ids)
         facets = self._facets_of(last.values())
         return {
-            episode_id: frozenset(s for s, tag in facets.get(key, frozenset()) if s and tag != SPEAKER)
+            episode_id: frozenset(s for s, _ in facets.get(key, frozenset()) if s)
             for episode_id, key in last.items()
         }
 
@@ -454,7 +454,7 @@ class Memory:
             label, previous[turn.episode_id] = labeler.label(
                 turn.text, turn.speaker, turn.kind, previous.get(turn.episode_id, frozenset())
             )
-            labelled.append((label, label.facets | {(turn.speaker, SPEAKER)}))
+            labelled.append((label, label.facets))
         return labelled
 
     def _intern(self, facet_sets: Sequence[frozenset[Facet]]) -> list[int]:

@@ -133,10 +133,10 @@ class PolicyAuthorizer:
             if turn is None or key not in spans:
                 redacted = True
                 continue
-            speaker, text, turn_spans = spans[key]
+            _, text, turn_spans = spans[key]
             kept = []
             for start, end, label_key in turn_spans:
-                ok, why = permissions.span(speaker, labels.get(label_key, frozenset({("?", "?")})))
+                ok, why = permissions.span(labels.get(label_key, frozenset({("?", "?")})))
                 rules.update(why)
                 if ok:
                     kept.append(text[start:end])

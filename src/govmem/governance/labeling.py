@@ -7,7 +7,7 @@ display name, first or last name; resources by the name in their id, such as
 (subject, tag) *facets*; subject ``""`` is shared information about no one.
 
 The policy engine decides per facet; a span is readable when every facet of it
-is, or when the requester spoke it. Labels are interned in the store, so an
+is. Labels are interned in the store, so an
 object's label is one integer and authorization can filter by label before
 ranking.
 """
@@ -24,9 +24,6 @@ from govmem.governance.policy_pack import GENERAL, PolicyPack
 from govmem.models import Principal, Relationship
 
 Facet = tuple[str, str]
-SPEAKER = "@speaker"
-"""Pseudo-tag of the facet (speaker_id, SPEAKER) every turn label carries, so the
-pre-ranking filter lets through what a requester said themselves."""
 
 RESOURCE_PREFIXES = ("project_", "program_", "course_", "case_", "building_", "household_", "team_")
 ABBREVIATIONS = frozenset(
@@ -55,6 +52,12 @@ ABBREVIATIONS = frozenset(
         "blvd",
     ]
 )
+_REFERENCE = re.compile(
+    r"\b(he|she|him|her|his|hers|himself|herself|they|them|their|theirs|you|your|yours|yourself"
+    r"|the patient|the student|the guest|the child|the resident|dad|mom|mum|mother|father)\b",
+    re.IGNORECASE,
+)
+"""Words that refer back to someone already named (a coreference cue)."""
 _BREAK = re.compile(r"[.!?;]\s+(?=\S)|\n+")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
@@ -223,16 +226,26 @@ class Labeler:
             if subjects:
                 previous = frozenset(subjects)
             else:
-                subjects = set(self._unnamed(speaker, previous))
+                subjects = set(self._unnamed(sentence, tags, speaker, previous))
             facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
             spans.append(Span(start, end, facets))
         return TurnLabel(tuple(spans)), previous
 
-    def _unnamed(self, speaker: str, previous: frozenset[str]) -> frozenset[str]:
+    def _unnamed(
+        self, sentence: str, tags: frozenset[str], speaker: str, previous: frozenset[str]
+    ) -> frozenset[str]:
+        """Whom a sentence naming no one is about.
+
+        It inherits the last named subject when it refers back to someone ("her
+        dose", "your follow-up") or carries a tag outside the pack's ``shared_tags``
+        (an unnamed dose is still someone's dose); a plain remark on shared topics
+        ("level P2 is for clinic patients") is about no one.
+        """
         for rule in self.pack.unnamed_subject:
             if rule == "speaker" and self.pack.is_subject_role(self.roles.get(speaker, "")):
                 return frozenset({speaker})
-            if rule == "previous" and previous:
+            referred = not tags <= self.pack.shared_tags or _REFERENCE.search(sentence)
+            if rule == "previous" and previous and referred:
                 return previous
         return frozenset()
 

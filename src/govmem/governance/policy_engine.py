@@ -13,7 +13,9 @@ decisions are made per (subject, tag) facet, of which a store has hundreds,
 not per object, of which it has millions. A requester's decisions are memoised
 per governance state, so the filter before ranking costs a set lookup per label.
 
-Evaluation order for a facet: the speaker pseudo-facet (own words) first; then an
+Having said something gives no right to read it back: a family member's question
+"is Dad still on lisinopril?" is about Dad's medication and is governed as such
+(after a revocation, it must not come back either). Evaluation order for a facet: an
 explicit grant or consent active at the time wins (a grant on some tags also
 opens the subject's ``general`` remarks, which carry no sensitive topic); then any matching deny rule;
 then any matching allow rule; otherwise deny.
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from govmem.governance.labeling import SPEAKER, Facet
+from govmem.governance.labeling import Facet
 from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
 from govmem.models import Grant, Principal, Relationship
 from govmem.store.base import Store
@@ -59,10 +61,8 @@ class Permissions:
             decision = self._facets[facet] = self._decide(*facet)
         return decision
 
-    def span(self, speaker: str, facets: Iterable[Facet]) -> tuple[bool, tuple[str, ...]]:
+    def span(self, facets: Iterable[Facet]) -> tuple[bool, tuple[str, ...]]:
         """Whether a span is readable, and the rules that decided it."""
-        if speaker == self.requester.principal_id:
-            return True, ("own-words",)
         decisions = [self.facet(f) for f in facets]
         denied = tuple(sorted({d.rule for d in decisions if not d.allowed}))
         if denied:
@@ -86,9 +86,6 @@ class Permissions:
         return readable
 
     def _decide(self, subject: str, tag: str) -> FacetDecision:
-        me = self.requester.principal_id
-        if tag == SPEAKER:
-            return FacetDecision(subject == me, "own-words" if subject == me else "not-the-speaker")
         for grant in self.grants:
             if grant.subject_id == subject and (tag in grant.tags or ANY in grant.tags or tag == GENERAL):
                 name = "consent" if grant.is_consent else "grant"

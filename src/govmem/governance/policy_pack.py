@@ -9,7 +9,9 @@ information is labelled and who may read which label:
   households, programmes) are subjects whenever they are named.
 - ``unnamed_subject``: what a sentence naming no subject is about, tried in order:
   ``speaker`` (if their role is a subject role), ``previous`` (the last subject
-  named in the episode), else nothing (shared information).
+  named in the episode), else nothing (shared information). ``previous`` is
+  skipped for a sentence whose tags are all ``shared_tags`` and that has no word
+  referring back to someone ("her", "your"): "level P2 is for clinic patients".
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
   sentence; ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
 - ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
@@ -48,6 +50,7 @@ _PACK_KEYS = {
     "subject_roles",
     "personal_tags",
     "unnamed_subject",
+    "shared_tags",
     "tags",
     "kind_tags",
     "scope_words",
@@ -82,6 +85,7 @@ class PolicyPack:
     subject_roles: frozenset[str]
     personal_tags: frozenset[str]
     unnamed_subject: tuple[str, ...]
+    shared_tags: frozenset[str]
     tag_patterns: dict[str, re.Pattern[str]]
     kind_tags: dict[str, frozenset[str]]
     scope_words: dict[str, frozenset[str]]
@@ -158,6 +162,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         subject_roles=frozenset(_strings(data.get("subject_roles", []), "subject_roles", source)),
         personal_tags=_tags(data.get("personal_tags", []), "personal_tags", known_tags, source),
         unnamed_subject=unnamed,
+        shared_tags=_tags(data.get("shared_tags", []), "shared_tags", known_tags, source),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
         scope_words=scope_words,

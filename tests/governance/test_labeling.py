@@ -236,3 +236,53 @@ def test_fingerprint_changes_with_names_and_roles() -> None:
     assert Labeler(pack, renamed, []).fingerprint != base
     promoted = [Principal("fay", "patient", "Fay Moreno (daughter)"), *CLINIC[:4]]
     assert Labeler(pack, promoted, []).fingerprint != base
+
+
+# spans: one per run of sentences with the same facets
+
+
+def test_a_turn_without_cues_is_one_span_over_the_whole_text(medical: Labeler) -> None:
+    text = "Level P2 is for visitors. The lift is on the left.\nThanks!"
+    label, previous = medical.label(text, "lee", None, frozenset({"ada"}))
+    assert [(s.start, s.end) for s in label.spans] == [(0, len(text))]
+    assert label.spans[0].facets == {("", "general")}  # shared topics, no back-reference: about no one
+    assert previous == {"ada"}
+
+
+def test_adjacent_sentences_with_the_same_facets_share_a_span(medical: Labeler) -> None:
+    text = "Ada takes warfarin. Her dose is 5 mg. Parking is in the garage."
+    label, _ = medical.label(text, "lee", None, frozenset())
+    spans = [(text[s.start : s.end], s.facets) for s in label.spans]
+    assert [piece for piece, _ in spans] == [
+        "Ada takes warfarin. Her dose is 5 mg. ",
+        "Parking is in the garage.",
+    ]
+    assert spans[0][1] == {("ada", "medication")}
+    assert spans[1][1] == {("", "location")}
+
+
+_WORDS = ["Ada", "Ben", "her", "dose", "5 mg", "warfarin", "parking", "garage", "Friday", "bill", "ok", "the"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5).map(" ".join), min_size=1, max_size=4),
+    st.sampled_from(["lee", "ada", "fay"]),
+    st.sampled_from([frozenset(), frozenset({"ben"})]),
+)
+def test_spans_agree_with_labelling_each_sentence_on_its_own(
+    medical: Labeler, sentences: list[str], speaker: str, previous: frozenset[str]
+) -> None:
+    """The fast path and the merging change how spans are cut, never which facets a
+    sentence gets: each sentence, labelled alone with the subjects carried so far,
+    has the facets of the span holding it."""
+    text = ". ".join(sentences) + "."
+    label, _ = medical.label(text, speaker, None, previous)
+    carried = previous
+    for start, end in sentence_spans(text):
+        (alone,), carried = (
+            medical.label(text[start:end], speaker, None, carried)[0].spans,
+            medical.label(text[start:end], speaker, None, carried)[1],
+        )
+        (holding,) = [s for s in label.spans if s.start <= start < s.end]
+        assert holding.facets == alone.facets, text[start:end]

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from govmem import Memory, Turn
 from govmem.errors import InputError, NotVisible, PolicyError
 from govmem.governance.authorization import utc_now
+from govmem.governance.labeling import sentence_spans
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.models import Principal, Relationship
 from govmem.read_path.recall import ACTIONS
@@ -193,12 +194,13 @@ class Oracle:
         for turn in turns:
             _speaker, text, turn_spans = spans[turn.turn_key]
             verdicts = []
-            for start, end, label in turn_spans:
-                sentence = text[start:end].strip()
-                (marker,) = MARKER.findall(sentence)  # one generated sentence per span
+            for start, end, label in turn_spans:  # a span holds one or more generated sentences
                 ok, _ = permissions.span(engine.labels[label])
-                (oracle.readable if ok else oracle.denied)[marker] = sentence
-                verdicts.append(ok)
+                for s_start, s_end in sentence_spans(text[start:end]):
+                    sentence = text[start + s_start : start + s_end].strip()
+                    (marker,) = MARKER.findall(sentence)
+                    (oracle.readable if ok else oracle.denied)[marker] = sentence
+                    verdicts.append(ok)
             oracle.turn_readable[turn.turn.turn_id] = any(verdicts)
             oracle.turn_whole[turn.turn.turn_id] = all(verdicts)
         return oracle

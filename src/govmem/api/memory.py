@@ -370,25 +370,33 @@ class Memory:
 
         Every turn is validated before the store is touched; a failure later (a
         duplicate id, an unknown speaker) rolls the whole call back. Turn texts are
-        embedded on a second thread, a batch ahead of the SQLite writes (both
-        release the GIL), since verbatim designs only need each turn's vector.
+        embedded on a second thread, a batch ahead of the SQLite writes (the embedder
+        and SQLite release the GIL), since verbatim designs only need each turn's
+        vector. Labelling stays on this thread: it is pure Python, and on a thread of
+        its own it made the writes wait for the GIL (measured slower).
         """
         validated = [as_turn(t) for t in turns]
         batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         report, changes = WriteReport(), _Changes()
         open_groups: dict[int, set[str]] = {}
-        with self._write(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-prepare") as worker:
+        with (
+            self._write(),
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-embed") as embedding,
+        ):
             self._relabel_if_needed()
             labeler = self.labeler()
             previous = self._previous_subjects({t.episode_id for t in validated})
-            prepared = [worker.submit(self._prepare, labeler, batch, previous) for batch in batches]
+            vectors = [embedding.submit(self._embed, batch) for batch in batches]
+            inserted: set[int] = set()
             try:
-                for number, (batch, job) in enumerate(zip(batches, prepared, strict=True)):
-                    batch_vectors, labelled = job.result()
+                for number, batch in enumerate(batches):
+                    labelled = self._prepare_labels(labeler, batch, previous)
+                    batch_vectors = vectors[number].result()
                     stored = self.store.insert_turns(
                         batch, [session_of(t) for t in batch], self._store_labels(labelled)
                     )
-                    keys = (s.turn_key for s in stored)
+                    keys = [s.turn_key for s in stored]
+                    inserted.update(keys)
                     changes.turn_vectors.update(zip(keys, batch_vectors, strict=True))
                     known = {s.turn_key: s for s in stored}
                     last = number == len(batches) - 1
@@ -400,26 +408,18 @@ class Memory:
                             open_groups[index] = deriver.groups_of(stored[-1:])
                             groups -= open_groups[index]
                         if groups:
-                            self._rederive(deriver, groups, known, frozenset(), changes)
+                            self._rederive(deriver, groups, known, frozenset(), changes, inserted)
                     report.turns += len(stored)
                     report.turn_ids.extend(t.turn_id for t in batch)
                     if progress:
                         progress(len(batch))
             finally:
-                for job in prepared:
+                for job in vectors:
                     job.cancel()
         return self._publish(report, changes)
 
-    def _prepare(
-        self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
-    ) -> tuple[np.ndarray, list[tuple[TurnLabel, frozenset[Facet]]]]:
-        """A batch's turn vectors and labels: pure work, run a batch ahead on a second thread.
-
-        ``previous`` (each episode's last named subjects) is only touched here, in batch
-        order, since one worker runs the batches one after another.
-        """
-        labelled = self._prepare_labels(labeler, turns, previous)
-        return self.embedder.embed_documents([t.text for t in turns]), labelled
+    def _embed(self, turns: Sequence[Turn]) -> np.ndarray:
+        return self.embedder.embed_documents([t.text for t in turns])
 
     def _previous_subjects(self, episode_ids: Iterable[str]) -> dict[str, frozenset[str]]:
         """The subjects each episode's latest stored sentence is about (carried into the next turn)."""
@@ -449,6 +449,8 @@ class Memory:
     def _prepare_labels(
         self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
     ) -> list[tuple[TurnLabel, frozenset[Facet]]]:
+        """Each turn's label and the union of its facets; ``previous`` carries each
+        episode's last named subjects from turn to turn."""
         labelled = []
         for turn in turns:
             label, previous[turn.episode_id] = labeler.label(
@@ -567,16 +569,26 @@ class Memory:
         known: dict[int, StoredTurn],
         excluded: frozenset[int],
         changes: _Changes,
+        inserted: set[int] | None = None,
     ) -> None:
-        """Replace the objects of ``group_ids`` whose text or sources changed."""
+        """Replace the objects of ``group_ids`` whose text or sources changed.
+
+        A group whose members were all ``inserted`` by the current call has no
+        objects yet, so its stored objects are not looked up.
+        """
         members = deriver.members(self.store, group_ids, known)
         drafts: list[ObjectDraft] = []
         for group_id, turns in members.items():
             survivors = [t for t in turns if t.turn_key not in excluded]
             drafts.extend(deriver.derive(group_id, survivors))
+        stored_groups = [
+            group
+            for group, turns in members.items()
+            if inserted is None or any(t.turn_key not in inserted for t in turns)
+        ]
         existing = {
             (group, text, sources): key
-            for key, group, text, sources in self.store.objects_in_groups(deriver.kind, group_ids)
+            for key, group, text, sources in self.store.objects_in_groups(deriver.kind, stored_groups)
         }
         fresh = []
         for draft in drafts:

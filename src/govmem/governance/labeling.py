@@ -154,6 +154,7 @@ class Labeler:
         pattern = "|".join(re.escape(name) for name in sorted(self._names, key=len, reverse=True))
         self._mentions = re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.IGNORECASE) if pattern else None
         self._tags = list(pack.tag_patterns.items())
+        self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
         self.fingerprint = hashlib.sha256(
             json.dumps(
                 [
@@ -217,8 +218,19 @@ class Labeler:
     def label(
         self, text: str, speaker: str, kind: str | None, previous: frozenset[str]
     ) -> tuple[TurnLabel, frozenset[str]]:
-        """The turn's label, and the subjects a following unnamed sentence inherits."""
-        spans = []
+        """The turn's label, and the subjects a following unnamed sentence inherits.
+
+        Adjacent sentences with the same facets form one span. A turn that names no
+        one, matches no tag pattern and refers back to no one is one span, found
+        without cutting it into sentences (the common case, and the fast one).
+        """
+        if not self._has_cues(text):
+            tags = self.pack.kind_tags.get(kind, frozenset()) if kind is not None else frozenset()
+            tags = tags or frozenset({GENERAL})
+            subjects = self._unnamed(text, tags, speaker, previous, referred=False)
+            facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
+            return TurnLabel((Span(0, len(text), facets),)), previous
+        spans: list[Span] = []
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
@@ -228,11 +240,27 @@ class Labeler:
             else:
                 subjects = set(self._unnamed(sentence, tags, speaker, previous))
             facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
-            spans.append(Span(start, end, facets))
+            if spans and spans[-1].facets == facets:
+                spans[-1] = Span(spans[-1].start, end, facets)
+            else:
+                spans.append(Span(start, end, facets))
         return TurnLabel(tuple(spans)), previous
 
+    def _has_cues(self, text: str) -> bool:
+        """Whether anything in the text could make its sentences' facets differ."""
+        if self._mentions is not None and self._mentions.search(text):
+            return True
+        if self._references and _REFERENCE.search(text) is not None:
+            return True
+        return any(pattern.search(text) for _, pattern in self._tags)
+
     def _unnamed(
-        self, sentence: str, tags: frozenset[str], speaker: str, previous: frozenset[str]
+        self,
+        sentence: str,
+        tags: frozenset[str],
+        speaker: str,
+        previous: frozenset[str],
+        referred: bool | None = None,
     ) -> frozenset[str]:
         """Whom a sentence naming no one is about.
 
@@ -244,9 +272,11 @@ class Labeler:
         for rule in self.pack.unnamed_subject:
             if rule == "speaker" and self.pack.is_subject_role(self.roles.get(speaker, "")):
                 return frozenset({speaker})
-            referred = not tags <= self.pack.shared_tags or _REFERENCE.search(sentence)
-            if rule == "previous" and previous and referred:
-                return previous
+            if rule == "previous" and previous:
+                if referred is None:
+                    referred = _REFERENCE.search(sentence) is not None
+                if referred or not tags <= self.pack.shared_tags:
+                    return previous
         return frozenset()
 
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:

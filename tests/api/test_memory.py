@@ -388,11 +388,9 @@ def test_relationships(memory: Memory) -> None:
 
 
 def test_recall_result(memory: Memory) -> None:
-    result = memory.recall(
-        "family_greta_brandt", "Which parking level is set aside for clinic visitors?", k=3
-    )
+    result = memory.recall("nurse_quinn", "Which parking level is set aside for clinic visitors?", k=3)
     assert result.action == "answer"
-    assert result.requester == "family_greta_brandt"
+    assert result.requester == "nurse_quinn"
     assert 1 <= len(result.items) <= 3
     assert result.decision.reasons == ("pack:medical",)
     assert any("P2" in item.text for item in result.items)

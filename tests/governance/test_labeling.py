@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -241,17 +242,32 @@ def test_fingerprint_changes_with_names_and_roles() -> None:
 # spans: one per run of sentences with the same facets
 
 
-def test_a_turn_without_cues_is_one_span_over_the_whole_text(medical: Labeler) -> None:
+@pytest.fixture(scope="module")
+def sharing() -> Labeler:
+    """The medical pack, with shared topics that an unnamed sentence need not inherit a subject for."""
+    pack = replace(load_pack("medical"), shared_tags=frozenset({"general", "location", "scheduling"}))
+    return Labeler(pack, CLINIC, [])
+
+
+def test_a_turn_without_cues_is_one_span_over_the_whole_text(sharing: Labeler, medical: Labeler) -> None:
     text = "Level P2 is for visitors. The lift is on the left.\nThanks!"
-    label, previous = medical.label(text, "lee", None, frozenset({"ada"}))
+    label, previous = sharing.label(text, "lee", None, frozenset({"ada"}))
     assert [(s.start, s.end) for s in label.spans] == [(0, len(text))]
     assert label.spans[0].facets == {("", "general")}  # shared topics, no back-reference: about no one
     assert previous == {"ada"}
+    carried, _ = medical.label(text, "lee", None, frozenset({"ada"}))  # no shared_tags: inherited
+    assert [s.facets for s in carried.spans] == [{("ada", "general")}]
 
 
-def test_adjacent_sentences_with_the_same_facets_share_a_span(medical: Labeler) -> None:
+def test_a_back_reference_or_a_sensitive_tag_still_inherits(sharing: Labeler) -> None:
+    for text in ("Her room is on floor 2.", "Take 5 mg at night."):
+        label, _ = sharing.label(text, "lee", None, frozenset({"ada"}))
+        assert {s for s, _ in label.facets} == {"ada"}, text
+
+
+def test_adjacent_sentences_with_the_same_facets_share_a_span(sharing: Labeler) -> None:
     text = "Ada takes warfarin. Her dose is 5 mg. Parking is in the garage."
-    label, _ = medical.label(text, "lee", None, frozenset())
+    label, _ = sharing.label(text, "lee", None, frozenset())
     spans = [(text[s.start : s.end], s.facets) for s in label.spans]
     assert [piece for piece, _ in spans] == [
         "Ada takes warfarin. Her dose is 5 mg. ",
@@ -271,18 +287,18 @@ _WORDS = ["Ada", "Ben", "her", "dose", "5 mg", "warfarin", "parking", "garage", 
     st.sampled_from([frozenset(), frozenset({"ben"})]),
 )
 def test_spans_agree_with_labelling_each_sentence_on_its_own(
-    medical: Labeler, sentences: list[str], speaker: str, previous: frozenset[str]
+    sharing: Labeler, sentences: list[str], speaker: str, previous: frozenset[str]
 ) -> None:
     """The fast path and the merging change how spans are cut, never which facets a
     sentence gets: each sentence, labelled alone with the subjects carried so far,
     has the facets of the span holding it."""
     text = ". ".join(sentences) + "."
-    label, _ = medical.label(text, speaker, None, previous)
+    label, _ = sharing.label(text, speaker, None, previous)
     carried = previous
     for start, end in sentence_spans(text):
         (alone,), carried = (
-            medical.label(text[start:end], speaker, None, carried)[0].spans,
-            medical.label(text[start:end], speaker, None, carried)[1],
+            sharing.label(text[start:end], speaker, None, carried)[0].spans,
+            sharing.label(text[start:end], speaker, None, carried)[1],
         )
         (holding,) = [s for s in label.spans if s.start <= start < s.end]
         assert holding.facets == alone.facets, text[start:end]

@@ -12,7 +12,7 @@ from govmem.loaders.gatemem import read_episodes
 DEMO_EPISODE = "demo_episode.jsonl"
 
 QUESTIONS = [
-    ("family_greta_brandt", "Which parking level is set aside for clinic visitors?"),
+    ("nurse_quinn", "Which parking level is set aside for clinic visitors?"),
     ("family_greta_brandt", "What time is Walter's follow-up on Thursday, and which room?"),
     ("family_greta_brandt", "Which medication doses is Walter on now?"),
     ("clinician_dr_varga", "How high was Walter's A1c?"),

@@ -299,14 +299,20 @@ def run_worker(path: str, queries: int, k: int = 10) -> dict[str, Any]:
         started = time.perf_counter()
         run("ungoverned", pairs[0][1], pairs[0][2])
         figures["first_recall_s"] = time.perf_counter() - started
-        cold = []
+        # What a requester's first read after a governance change costs: deciding
+        # every label once (then memoised until principals, relationships, grants
+        # or the set of labels change).
+        cold, at = [], utc_now()
         for requester in dict.fromkeys(r for _, r, _ in pairs):
-            query = next(q for _, r, q in pairs if r == requester)
             started = time.perf_counter()
-            run("governed", requester, query)
+            governed.scope(store, store.get_principal(requester), at)
             cold.append((time.perf_counter() - started) * 1000)
+        figures["cold_scope_ms"] = statistics.median(cold)
+        # Warm both paths on every pair once (facet decisions, label lookups, pages),
+        # so the timed pass compares steady states.
+        for _, requester, query in pairs:
+            run("governed", requester, query)
             run("ungoverned", requester, query)
-        figures["cold_governed_ms"] = statistics.median(cold)
 
         latencies: dict[str, list[float]] = {"governed": [], "ungoverned": []}
         actions = []
@@ -429,7 +435,7 @@ def run_access(
                 f"p99 {s['governed_p99']:.2f} vs {s['ungoverned_p99']:.2f} ms"
             )
     median = {key: statistics.median(r["summary"][key] for r in runs) for key in runs[0]["summary"]}
-    for key in ("first_recall_s", "cold_governed_ms"):
+    for key in ("first_recall_s", "cold_scope_ms"):
         median[key] = statistics.median(r[key] for r in runs)
     breakdown = {
         key: statistics.median(r["breakdown_ms"][key] for r in runs) for key in runs[0]["breakdown_ms"]
@@ -484,8 +490,8 @@ def _print_table(results: dict[str, Any], echo: Callable[[str], None]) -> None:
         f"at p99: x{m['ratio_p99']:.2f}"
     )
     echo(
-        f"first recall (loads index), s: {m['first_recall_s']:.2f}; first governed recall per requester "
-        f"(cold permission memo), p50 ms: {m['cold_governed_ms']:.2f}"
+        f"first recall (loads index), s: {m['first_recall_s']:.2f}; scope of a requester's first read "
+        f"after a governance or label change (decides every label), p50 ms: {m['cold_scope_ms']:.2f}"
     )
     echo("governed actions: " + ", ".join(f"{a} {n}" for a, n in sorted(results["actions"].items())))
     echo("")

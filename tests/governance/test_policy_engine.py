@@ -9,7 +9,7 @@ import pytest
 
 from govmem import Memory, Turn
 from govmem.errors import NotVisible, PolicyError, UnknownPrincipal
-from govmem.governance.policy_engine import DEFAULT_DENY, Permissions
+from govmem.governance.policy_engine import DEFAULT_DENY, Permissions, PolicyEngine
 from govmem.governance.policy_pack import parse_pack
 from govmem.models import Grant, Principal, Relationship
 
@@ -382,3 +382,23 @@ def test_revocation_from_a_moment_keeps_the_past(clinic: Memory) -> None:
     # a later revocation does not move an earlier one forward
     clinic.revoke(grant.grant_id, by="ada", at="2024-09-01T00:00:00")
     assert not can_read(clinic, "sam", "2024-07-01T00:00:00")
+
+
+def test_new_labels_extend_a_requesters_permissions_without_deciding_again(clinic: Memory) -> None:
+    """Ingest adds labels all the time; only a change of governance state drops the
+    memoised decisions (a cold requester costs a decision per label)."""
+    at = "2030-01-01T00:00:00"
+    fay = clinic.store.get_principal("fay")
+    before = clinic.engine.permissions(fay, at)
+    known = before.readable_labels(clinic.engine.labels)
+    count = len(clinic.engine.labels)
+    clinic.ingest(Turn("t9", "ada", "Ben paid his bill on Friday.", timestamp="2024-01-02T08:00:00"))
+    after = clinic.engine.permissions(fay, at)
+    assert after is before  # the same memo, extended
+    labels = clinic.engine.labels
+    grown = after.readable_labels(labels)
+    assert len(labels) > count and known <= grown
+    fresh = PolicyEngine(clinic.pack, clinic.store).permissions(fay, at)
+    assert grown == fresh.readable_labels(clinic.engine.labels)  # same decisions as from scratch
+    clinic.add_principal("zed", "stranger")  # governance changed: decided again
+    assert clinic.engine.permissions(fay, at) is not before

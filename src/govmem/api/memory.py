@@ -186,7 +186,7 @@ class Memory:
 
     def labeler(self) -> Labeler:
         """The labeler for the store's current principals and resources."""
-        version = self.store.governance_version() // 1_000_003
+        version = self.store.governance_version()
         if self._labeler is None or self._labeler[0] != version:
             labeler = Labeler(self.pack, self.store.principals(), self.store.relationships())
             self._labeler = (version, labeler)

@@ -149,13 +149,16 @@ class PolicyEngine:
         self._labels: dict[int, frozenset[Facet]] = {}
 
     def _refresh(self) -> None:
+        """Reload what changed: governance state clears every requester's permissions;
+        new labels only extend the table (each requester decides them on next use)."""
         version = self.store.governance_version()
         if version != self._version:
             self._version = version
             self._roles = {p.principal_id: p.role for p in self.store.principals()}
             self._cache.clear()
-            last = max(self._labels, default=0)
-            self._labels.update(self.store.labels_since(last))
+        known = max(self._labels, default=0)
+        if self.store.last_label_key() != known:
+            self._labels.update(self.store.labels_since(known))
 
     def forget(self) -> None:
         """Drop every cache (after a rolled-back write that may have added labels)."""

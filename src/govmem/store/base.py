@@ -81,6 +81,14 @@ class Store(Protocol):
 
     def document_frequencies(self, words: Sequence[str]) -> dict[str, int] | None: ...
 
+    def governance_version(self) -> int:
+        """A number that changes whenever principals, relationships or grants change."""
+        ...
+
+    def last_label_key(self) -> int:
+        """The newest label's key: labels are only ever added."""
+        ...
+
     def tokenize(self, text: str) -> set[str]:
         """The terms lexical search indexes ``text`` under."""
         ...

@@ -704,10 +704,12 @@ class SQLiteStore:
         ]
 
     def governance_version(self) -> int:
-        """A number that changes whenever principals, relationships, grants or labels change."""
-        return int(self.get_meta("governance_version") or 0) * 1_000_003 + int(
-            self.db.scalar("SELECT coalesce(max(label_key), 0) FROM labels")
-        )
+        """A number that changes whenever principals, relationships or grants change."""
+        return int(self.get_meta("governance_version") or 0)
+
+    def last_label_key(self) -> int:
+        """The newest label's key: labels are only ever added (0 when there are none)."""
+        return int(self.db.scalar("SELECT coalesce(max(label_key), 0) FROM labels"))
 
     def _governance_changed(self) -> None:
         self.db.execute(

@@ -54,10 +54,22 @@ ABBREVIATIONS = frozenset(
 )
 _REFERENCE = re.compile(
     r"\b(he|she|him|her|his|hers|himself|herself|they|them|their|theirs|you|your|yours|yourself"
-    r"|the patient|the student|the guest|the child|the resident|dad|mom|mum|mother|father)\b",
-    re.IGNORECASE,
+    r"|the patient|the student|the guest|the child|the resident|dad|mom|mum|mother|father)\b"
 )
-"""Words that refer back to someone already named (a coreference cue)."""
+"""Words that refer back to someone already named (a coreference cue); matched on lower-cased text."""
+
+
+def _matcher(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
+    """A pattern to search with, and whether it searches the lower-cased text.
+
+    Case-insensitive matching costs Python's ``re`` about twice as much; a pattern
+    with no upper-case character matches lower-cased text the same way without it.
+    """
+    if pattern.pattern == pattern.pattern.lower():
+        return re.compile(pattern.pattern), True
+    return pattern, False
+
+
 _BREAK = re.compile(r"[.!?;]\s+(?=\S)|\n+")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
@@ -152,8 +164,10 @@ class Labeler:
         )
         self._names = self._name_table(principals)
         pattern = "|".join(re.escape(name) for name in sorted(self._names, key=len, reverse=True))
-        self._mentions = re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.IGNORECASE) if pattern else None
-        self._tags = list(pack.tag_patterns.items())
+        self._mentions = (
+            re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])") if pattern else None
+        )  # lower-cased text
+        self._tags = [(tag, *_matcher(compiled)) for tag, compiled in pack.tag_patterns.items()]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
         self.fingerprint = hashlib.sha256(
             json.dumps(
@@ -195,12 +209,13 @@ class Labeler:
         if self._mentions is None:
             return set()
         found: set[str] = set()
-        for match in self._mentions.finditer(text):
-            found |= self._names.get(match.group(0).lower(), frozenset())
+        for match in self._mentions.finditer(text.lower()):
+            found |= self._names.get(match.group(0), frozenset())
         return found
 
     def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
-        tags = {tag for tag, pattern in self._tags if pattern.search(text)}
+        lowered = text.lower()
+        tags = {tag for tag, pattern, lower in self._tags if pattern.search(lowered if lower else text)}
         if kind is not None:
             tags |= self.pack.kind_tags.get(kind, frozenset())
         return frozenset(tags or {GENERAL})
@@ -248,11 +263,12 @@ class Labeler:
 
     def _has_cues(self, text: str) -> bool:
         """Whether anything in the text could make its sentences' facets differ."""
-        if self._mentions is not None and self._mentions.search(text):
+        lowered = text.lower()
+        if self._mentions is not None and self._mentions.search(lowered):
             return True
-        if self._references and _REFERENCE.search(text) is not None:
+        if self._references and _REFERENCE.search(lowered) is not None:
             return True
-        return any(pattern.search(text) for _, pattern in self._tags)
+        return any(pattern.search(lowered if lower else text) for _, pattern, lower in self._tags)
 
     def _unnamed(
         self,
@@ -274,7 +290,7 @@ class Labeler:
                 return frozenset({speaker})
             if rule == "previous" and previous:
                 if referred is None:
-                    referred = _REFERENCE.search(sentence) is not None
+                    referred = _REFERENCE.search(sentence.lower()) is not None
                 if referred or not tags <= self.pack.shared_tags:
                     return previous
         return frozenset()

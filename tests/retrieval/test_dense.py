@@ -261,3 +261,27 @@ def test_second_memory_sees_deletes_after_its_own_write(memory: Memory, db_path:
         )
         other.ingest(Turn("n2", "nurse_quinn", "Restock gauze in room 2.", timestamp="2026-03-12T11:05"))
         assert_index_matches_store(other)
+
+
+@pytest.mark.parametrize("share", [0.002, 0.05, 0.3, 0.7])
+def test_masked_search_scores_exactly_the_masked_rows(share: float) -> None:
+    """A requester may rank a small share of a large store: the answer is the exact
+    top-k of those rows, whether the index is exact or approximate."""
+    rng = np.random.default_rng(11)
+    n = 3000
+    vectors = rng.standard_normal((n, DIM)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    for threshold in (None, 500):  # exact index; approximate index (IVF) above 500 rows
+        index = DenseIndex(DIM, ann_threshold=threshold)
+        index.add(np.arange(1, n + 1), vectors, ["turn"] * n, [None] * n)
+        mask = rng.random(n) < share
+        query = vectors[int(np.flatnonzero(mask)[0])]
+        found = [key for key, _ in index.search(query, 10, mask)]
+        scores = np.where(mask, vectors @ query, -np.inf)
+        expected = [int(row) + 1 for row in np.argsort(-scores, kind="stable")[: min(10, int(mask.sum()))]]
+        if threshold is None or share * n <= threshold:
+            assert found == expected
+        else:  # approximate: the best masked row is found, and nothing outside the mask
+            assert found[0] == expected[0]
+            assert all(mask[key - 1] for key in found)
+            assert len(found) == 10

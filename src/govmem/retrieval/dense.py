@@ -24,6 +24,8 @@ from govmem.retrieval.ann import AnnCache
 UNDATED = np.iinfo(np.int64).min
 ANN_THRESHOLD = 200_000
 ANN_OVERSAMPLE = 4
+GATHER_BELOW = 0.5
+"""Below this share of rows in the mask, exact search scores only the masked rows."""
 LABEL_LOOKUPS = 64
 
 
@@ -209,22 +211,31 @@ class DenseIndex:
         return self.ann_threshold is not None and self._size >= self.ann_threshold
 
     def search(self, query: np.ndarray, k: int, mask: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """(key, cosine) of the ``k`` best rows, best first, among rows where ``mask``."""
+        """(key, cosine) of the ``k`` best rows, best first, among rows where ``mask``.
+
+        A requester under a policy may rank a small share of the store. Then the
+        approximate index is asked for proportionally more candidates, and when the
+        masked rows are few (or the index still comes up short) exactly those rows
+        are scored, so the cost follows what may be ranked, not the store's size.
+        """
         if not self._size or k <= 0:
             return []
         query = query.astype(np.float32)
-        if self.approximate:
-            found = self._search_approximate(query, k, mask)
+        share = 1.0 if mask is None else float(np.count_nonzero(mask)) / self._size
+        if share == 0.0:
+            return []
+        if self.approximate and share * self._size > self.ann_threshold:
+            found = self._search_approximate(query, k, mask, share)
             if found is not None:
                 return found
         return self.search_exact(query, k, mask)
 
     def _search_approximate(
-        self, query: np.ndarray, k: int, mask: np.ndarray | None
+        self, query: np.ndarray, k: int, mask: np.ndarray | None, share: float = 1.0
     ) -> list[tuple[int, float]] | None:
         if self._ann is None:
             self._ann = AnnCache(self.keys, self.vectors)
-        keys = self._ann.search(query, k * ANN_OVERSAMPLE)
+        keys = self._ann.search(query, int(np.ceil(k * ANN_OVERSAMPLE / share)))
         rows = self._row_of_key[keys[keys < len(self._row_of_key)]]
         rows = rows[rows >= 0]
         if mask is not None:
@@ -241,8 +252,19 @@ class DenseIndex:
         """Exact top-k: the reference the approximate path is measured against."""
         if not self._size or k <= 0:
             return []
+        query = query.astype(np.float32)
+        if mask is not None and np.count_nonzero(mask) < GATHER_BELOW * self._size:
+            rows = np.flatnonzero(mask)
+            if not len(rows):
+                return []
+            with single_threaded_blas():
+                scores = self._vectors[rows] @ query
+            k = min(k, len(rows))
+            top = np.argpartition(-scores, k - 1)[:k]
+            top = top[np.argsort(-scores[top], kind="stable")]
+            return [(int(self._keys[rows[i]]), float(scores[i])) for i in top]
         with single_threaded_blas():
-            scores = self.vectors @ query.astype(np.float32)
+            scores = self.vectors @ query
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
             k = min(k, int(mask.sum()))

@@ -147,6 +147,7 @@ class PolicyEngine:
         self._roles: dict[str, str] = {}
         self._cache: dict[tuple, Permissions] = {}
         self._labels: dict[int, frozenset[Facet]] = {}
+        self._last_label = 0
 
     def _refresh(self) -> None:
         """Reload what changed: governance state clears every requester's permissions;
@@ -156,15 +157,17 @@ class PolicyEngine:
             self._version = version
             self._roles = {p.principal_id: p.role for p in self.store.principals()}
             self._cache.clear()
-        known = max(self._labels, default=0)
-        if self.store.last_label_key() != known:
-            self._labels.update(self.store.labels_since(known))
+        last = self.store.last_label_key()
+        if last != self._last_label:
+            self._labels.update(self.store.labels_since(self._last_label))
+            self._last_label = last
 
     def forget(self) -> None:
         """Drop every cache (after a rolled-back write that may have added labels)."""
         self._version = None
         self._cache.clear()
         self._labels.clear()
+        self._last_label = 0
 
     @property
     def labels(self) -> dict[int, frozenset[Facet]]:

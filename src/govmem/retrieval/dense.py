@@ -24,7 +24,7 @@ from govmem.retrieval.ann import AnnCache
 UNDATED = np.iinfo(np.int64).min
 ANN_THRESHOLD = 200_000
 ANN_OVERSAMPLE = 4
-GATHER_BELOW = 0.5
+GATHER_BELOW = 0.1
 """Below this share of rows in the mask, exact search scores only the masked rows."""
 LABEL_LOOKUPS = 64
 

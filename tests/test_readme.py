@@ -15,6 +15,9 @@ def test_python_example_runs(tmp_path: Path, monkeypatch) -> None:
     namespace: dict = {}
     exec(compile(blocks[0], "README.md", "exec"), namespace)
     assert (tmp_path / "clinic.db").exists()
+    assert namespace["result"].action == "answer"  # as the example's comments say
+    assert namespace["result"].items[0].sources == ("t1",)
+    assert namespace["consent"].grantee == "sam" and namespace["consent"].tags == ("medication",)
 
 
 def test_first_two_commands_are_demo_and_test() -> None:

@@ -440,12 +440,6 @@ class Memory:
         ]
         return [(next(keys), spans) for spans in rows]
 
-    def _label_turns(
-        self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
-    ) -> list[tuple[int, str]]:
-        """Label and intern in one go (relabelling)."""
-        return self._store_labels(self._prepare_labels(labeler, turns, previous))
-
     def _prepare_labels(
         self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
     ) -> list[tuple[TurnLabel, frozenset[Facet]]]:
@@ -505,10 +499,7 @@ class Memory:
         done = 0
         with self._write():
             for batch in self.store.iter_turns():
-                previous.update(
-                    {t.turn.episode_id: frozenset() for t in batch if t.turn.episode_id not in previous}
-                )
-                labels = self._label_turns(labeler, [t.turn for t in batch], previous)
+                labels = self._store_labels(self._prepare_labels(labeler, [t.turn for t in batch], previous))
                 self.store.set_turn_labels(
                     [(t.turn_key, label, spans) for t, (label, spans) in zip(batch, labels, strict=True)]
                 )

@@ -8,7 +8,8 @@ from govmem import Memory, Turn
 from govmem.governance import OpenAccess
 from govmem.governance.authorization import PolicyAuthorizer
 from govmem.governance.policy_engine import DEFAULT_DENY
-from govmem.models import MemoryObject, Principal
+from govmem.models import MemoryObject
+from small_clinic import small_clinic
 
 DAY = "2024-03-01T"
 WARFARIN = "Ada takes warfarin 5 mg daily. "
@@ -24,21 +25,7 @@ AT = "2024-06-01T00:00:00"
 
 
 def build(authorizer=None) -> Memory:
-    memory = Memory(":memory:", policy="medical", authorizer=authorizer)
-    memory.add_principals(
-        [
-            Principal("ada", "patient", "Ada Moreno"),
-            Principal("ben", "patient", "Ben Okafor"),
-            Principal("lee", "clinician", "Dr. Lee"),
-            Principal("rex", "reception", "Rex Hall"),
-            Principal("fay", "family_member", "Fay Lind"),
-            Principal("kit", "visitor", "Kit Brown"),
-        ]
-    )
-    memory.add_relationship("assigned_clinician", "lee", "ada")
-    memory.add_relationship("family_member", "fay", "ada", access_level="scheduling only")
-    memory.ingest_many(TURNS)
-    return memory
+    return small_clinic(TURNS, authorizer=authorizer)
 
 
 @pytest.fixture(scope="module")

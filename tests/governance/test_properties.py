@@ -31,6 +31,7 @@ from govmem.governance.labeling import sentence_spans
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.models import Principal, Relationship
 from govmem.read_path.recall import ACTIONS
+from small_clinic import small_clinic
 
 MARKER = re.compile(r"\bqq\d{3}\b")
 SESSION_PREFIX = re.compile(r"^\[[^\]]*\] \w+: ", re.MULTILINE)
@@ -392,22 +393,7 @@ EXISTENCE_QUERIES = [
 
 
 def base_store() -> Memory:
-    memory = Memory(":memory:", policy="medical")
-    memory.add_principals(
-        [
-            Principal("ada", "patient", "Ada Moreno"),
-            Principal("ben", "patient", "Ben Okafor"),
-            Principal("lee", "clinician", "Dr. Lee"),
-            Principal("rex", "reception", "Rex Hall"),
-            Principal("fay", "family_member", "Fay Lind"),
-            Principal("kit", "visitor", "Kit Brown"),
-        ]
-    )
-    memory.add_relationship("assigned_clinician", "lee", "ada")
-    memory.add_relationship("assigned_clinician", "lee", "ben")
-    memory.add_relationship("family_member", "fay", "ada", access_level="scheduling only")
-    memory.ingest_many(BASE)
-    return memory
+    return small_clinic(BASE, lee_treats_ben=True)
 
 
 def with_protected(tag: str, name: str, day: str = "2024-03-02") -> Memory:

@@ -12,6 +12,7 @@ from govmem.api.demo import demo_episode_path
 from govmem.errors import NotVisible
 from govmem.governance.policy_engine import DEFAULT_DENY
 from govmem.models import Principal
+from small_clinic import small_clinic
 
 WARFARIN = "Ada takes 5 mg warfarin daily."
 APPOINTMENT = "Ada has an appointment on Friday at 10 am."
@@ -25,22 +26,7 @@ QUESTION = "What is Ada's warfarin dose?"
 
 
 def clinic(turns=TURNS) -> Memory:
-    memory = Memory(":memory:", policy="medical")
-    memory.add_principals(
-        [
-            Principal("ada", "patient", "Ada Moreno"),
-            Principal("ben", "patient", "Ben Okafor"),
-            Principal("lee", "clinician", "Dr. Lee"),
-            Principal("rex", "reception", "Rex Hall"),
-            Principal("fay", "family_member", "Fay Lind"),
-            Principal("kit", "visitor", "Kit Brown"),
-            Principal("bot", "agent", "CareBot"),
-        ]
-    )
-    memory.add_relationship("assigned_clinician", "lee", "ada")
-    memory.add_relationship("family_member", "fay", "ada", access_level="scheduling only")
-    memory.ingest_many(turns)
-    return memory
+    return small_clinic(turns, also=[Principal("bot", "agent", "CareBot")])
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,22 @@ def normalize_timestamp(value: str | None, what: str = "timestamp") -> str | Non
         return None
     if not isinstance(value, str):
         raise InputError(f"{what} {value!r} is not an ISO 8601 date-time")
-    normalized = _normalize(value)
+    normalized = _canonical(value) or _normalize(value)
     if normalized is None:
         raise InputError(f"{what} {value!r} is not an ISO 8601 date-time")
     return normalized
+
+
+def _canonical(value: str) -> str | None:
+    """``value`` itself when it already has the stored form (the common case: no
+    formatting, no cache entry)."""
+    if len(value) == 19 and value[10] == "T" and value[13] == ":" == value[16]:
+        try:
+            if datetime.fromisoformat(value).tzinfo is None:
+                return value
+        except ValueError:
+            return None
+    return None
 
 
 @lru_cache(maxsize=65536)

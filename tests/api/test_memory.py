@@ -220,7 +220,7 @@ def test_delete_removes_the_turn_and_rederives_its_windows(memory: Memory) -> No
     # full-text search no longer matches the deleted text
     for word in ("voucher", "2207"):
         assert memory.store.lexical_search(match_expression(word), 50, None, None) == []
-    memory.store.db.execute("INSERT INTO objects_fts(objects_fts, rank) VALUES ('integrity-check', 1)")
+    full_text_index_is_consistent(memory)
     result = memory.recall("nurse_quinn", "full-day validation voucher V-2207", k=50)
     assert all("V-2207" not in item.text and "t037" not in item.sources for item in result.items)
     with pytest.raises(InputError):
@@ -293,12 +293,17 @@ def test_failure_midway_stores_nothing_and_keeps_the_index(memory: Memory, snaps
 
     assert len(calls) >= 2  # embedding may run ahead of the failing batch
     assert snapshot(memory) == before
+    full_text_index_is_consistent(memory)
     assert not memory.store.db.in_transaction
     assert memory.retriever.index is index
     np.testing.assert_array_equal(index.keys, keys)
     np.testing.assert_array_equal(index.vectors, vectors)
     # and the store is usable afterwards
     assert memory.ingest_many(new_turns(5)).turns == 5
+
+
+def full_text_index_is_consistent(memory: Memory) -> None:
+    memory.store.db.execute("INSERT INTO objects_fts(objects_fts, rank) VALUES ('integrity-check', 1)")
 
 
 def test_batch_size_changes_no_object_and_rewrites_none(tmp_path, monkeypatch) -> None:
@@ -320,6 +325,14 @@ def test_batch_size_changes_no_object_and_rewrites_none(tmp_path, monkeypatch) -
             memory.add_principal("p0", "member")
             report = memory.ingest_many(turns)
             used = memory.store.db.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'objects'")
+            # every object's text reached the full-text index, whichever thread indexed it
+            indexed = memory.store.db.scalar(
+                "SELECT count(*) FROM objects_fts WHERE objects_fts MATCH 'cabinet'"
+            )
+            assert indexed == memory.store.counts_of("objects")
+            memory.store.db.execute(
+                "INSERT INTO objects_fts(objects_fts, rank) VALUES ('integrity-check', 1)"
+            )
             content = objects_by_key(memory)
             index = memory.retriever.index
             by_content = {content[int(key)]: index.vectors[row] for row, key in enumerate(index.keys)}
@@ -569,7 +582,7 @@ def test_round_trip_on_both_drivers(tmp_path, driver: str, snapshot) -> None:
         assert memory.store.lexical_search(match_expression("Pepper"), 10, None, None) == []
         result = memory.recall("ana", "dog Pepper walking", k=10)
         assert all("Pepper" not in item.text for item in result.items)
-        memory.store.db.execute("INSERT INTO objects_fts(objects_fts, rank) VALUES ('integrity-check', 1)")
+        full_text_index_is_consistent(memory)
         stored = dict(memory.store.db.execute("SELECT object_key, embedding FROM vectors"))
         assert sorted(memory.retriever.index.keys.tolist()) == sorted(stored)
     with Memory(path, driver=driver) as again:

@@ -176,9 +176,39 @@ def test_objects_sources_vectors_and_fts(store: SQLiteStore) -> None:
     }
     assert store.db.scalar("SELECT count(*) FROM object_sources") == 1
     assert store.lexical_search('"aspirin"', 10) == []
-    store.db.execute("INSERT INTO objects_fts(objects_fts, rank) VALUES ('integrity-check', 1)")
+    fts_is_consistent(store)
     store.delete_turns([1])
     assert store.turn_keys("e1", ["a", "b"]) == {"b": 2}
+
+
+def fts_is_consistent(store: SQLiteStore) -> None:
+    store.db.execute("INSERT INTO objects_fts(objects_fts, rank) VALUES ('integrity-check', 1)")
+
+
+def test_text_of_objects_inserted_in_a_transaction_is_indexed_at_commit(store: SQLiteStore) -> None:
+    store.insert_turns([turn("a", "aspirin daily"), turn("b", "blood clots")], ["s", "s"])
+    with store.transaction():
+        keys = store.insert_objects(
+            [draft("turn", "1", "aspirin daily", (1,)), draft("turn", "2", "blood clots", (2,))], vectors(2)
+        )
+        assert store.db.scalar("SELECT count(*) FROM objects_fts WHERE objects_fts MATCH 'blood'") == 0
+        store.delete_objects([keys[0]])  # before its text was indexed
+        assert [k for k, _ in store.lexical_search('"clot"', 10)] == [keys[1]]  # a search indexes first
+        store.insert_objects([draft("turn", "1", "aspirin again", (1,))], vectors(1))
+    assert {k for k, _ in store.lexical_search('"aspirin"', 10)} == {keys[1] + 1}
+    fts_is_consistent(store)
+
+
+def test_rolled_back_objects_leave_nothing_to_index(store: SQLiteStore) -> None:
+    store.insert_turns([turn("a", "aspirin daily")], ["s"])
+    with pytest.raises(RuntimeError), store.transaction():
+        store.insert_objects([draft("turn", "1", "aspirin daily", (1,))], vectors(1))
+        raise RuntimeError("abandon")
+    with store.transaction():
+        (key,) = store.insert_objects([draft("turn", "1", "blood clots", (1,))], vectors(1))
+    assert store.lexical_search('"aspirin"', 10) == []
+    assert [k for k, _ in store.lexical_search('"clot"', 10)] == [key]
+    fts_is_consistent(store)
 
 
 def test_insert_objects_needs_one_vector_per_draft(store: SQLiteStore) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -372,26 +372,34 @@ class Memory:
         duplicate id, an unknown speaker) rolls the whole call back. Turn texts are
         embedded on a second thread, a batch ahead of the SQLite writes (the embedder
         and SQLite release the GIL), since verbatim designs only need each turn's
-        vector. Labelling stays on this thread: it is pure Python, and on a thread of
-        its own it made the writes wait for the GIL (measured slower).
+        vector. Each batch's full-text indexing then runs on a third thread while
+        this one labels the next batch (SQLite tokenizes without the GIL). Labelling
+        stays on this thread: it is pure Python, and on a thread of its own it made
+        the writes wait for the GIL (measured slower).
         """
         validated = [as_turn(t) for t in turns]
         batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         report, changes = WriteReport(), _Changes()
         open_groups: dict[int, set[str]] = {}
+        # The pools shut down (waiting for their jobs) before the transaction ends,
+        # so a rollback never runs under an indexing statement.
         with (
             self._write(),
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-embed") as embedding,
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="govmem-index") as indexing,
         ):
             self._relabel_if_needed()
             labeler = self.labeler()
             previous = self._previous_subjects({t.episode_id for t in validated})
             vectors = [embedding.submit(self._embed, batch) for batch in batches]
             inserted: set[int] = set()
+            indexed: Future[None] | None = None
             try:
                 for number, batch in enumerate(batches):
                     labelled = self._prepare_labels(labeler, batch, previous)
                     batch_vectors = vectors[number].result()
+                    if indexed is not None:
+                        indexed.result()  # the store is ours again
                     stored = self.store.insert_turns(
                         batch, [session_of(t) for t in batch], self._store_labels(labelled)
                     )
@@ -409,10 +417,15 @@ class Memory:
                             groups -= open_groups[index]
                         if groups:
                             self._rederive(deriver, groups, known, frozenset(), changes, inserted)
+                    # Full-text indexing runs in SQLite without the GIL: on its own
+                    # thread it overlaps the labelling of the next batch.
+                    indexed = indexing.submit(self.store.index_pending_text)
                     report.turns += len(stored)
                     report.turn_ids.extend(t.turn_id for t in batch)
                     if progress:
                         progress(len(batch))
+                if indexed is not None:
+                    indexed.result()
             finally:
                 for job in vectors:
                     job.cancel()

@@ -12,7 +12,7 @@ import json
 import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from itertools import islice
 
 import numpy as np
@@ -33,6 +33,19 @@ def _chunks(items: Iterable, size: int = _CHUNK) -> Iterator[list]:
     iterator = iter(items)
     while chunk := list(islice(iterator, size)):
         yield chunk
+
+
+def _runs(keys: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """(first, last) of each run of consecutive integers in sorted ``keys``."""
+    if not keys:
+        return
+    first = previous = keys[0]
+    for key in keys[1:]:
+        if key != previous + 1:
+            yield first, previous
+            first = key
+        previous = key
+    yield first, previous
 
 
 def _placeholders(n: int) -> str:
@@ -80,13 +93,25 @@ class SQLiteStore:
         self._allowed: bytes | None = None
         self._allowed_lock = threading.Lock()
         self._allowed_registered = False
+        self._unindexed: set[int] = set()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Database]:
+        """All or nothing; objects' text reaches the full-text index before commit."""
+        outermost = not self.db.in_transaction
+        try:
+            with self.db.transaction() as db:
+                yield db
+                if outermost:
+                    self.index_pending_text()
+        except BaseException:
+            if outermost:
+                self._unindexed.clear()
+            raise
 
     @property
     def schema_version(self) -> int:
         return schema_version(self.db)
-
-    def transaction(self) -> AbstractContextManager[Database]:
-        return self.db.transaction()
 
     def snapshot(self) -> AbstractContextManager[Database]:
         """A consistent view across the statements of one read."""
@@ -304,6 +329,7 @@ class SQLiteStore:
         labels = labels if labels is not None else [None] * len(drafts)
         if not len(drafts) == len(vectors) == len(labels):
             raise ValueError("one vector and one label per object draft")
+        joined = self.db.in_transaction
         with self.db.atomic():
             first = self._next_key("objects")
             keys = list(range(first, first + len(drafts)))
@@ -319,15 +345,14 @@ class SQLiteStore:
                 "INSERT INTO object_sources(object_key, turn_key) VALUES (?, ?)",
                 [(key, source) for key, d in zip(keys, drafts, strict=True) for source in set(d.source_keys)],
             )
-            self.db.executemany(
-                "INSERT INTO objects_fts(rowid, text) VALUES (?, ?)",
-                [(key, d.text) for key, d in zip(keys, drafts, strict=True)],
-            )
+            self._unindexed.update(keys)
             matrix = np.ascontiguousarray(vectors, dtype=np.float32)
             self.db.executemany(
                 "INSERT INTO vectors(object_key, embedding) VALUES (?, ?)",
                 [(key, row.tobytes()) for key, row in zip(keys, matrix, strict=True)],
             )
+            if not joined:
+                self.index_pending_text()
         return keys
 
     def objects_in_groups(
@@ -361,7 +386,28 @@ class SQLiteStore:
             result.update(rows)
         return sorted(result)
 
+    def index_pending_text(self) -> None:
+        """Put the text of objects inserted in this transaction into the full-text index.
+
+        One ``INSERT ... SELECT`` per run of keys: SQLite tokenizes without calling
+        back into Python, so the driver releases the GIL for the whole statement and
+        a caller may run this on a thread of its own (never alongside other use of
+        this store).
+        """
+        if not self._unindexed:
+            return
+        with self.db.atomic():
+            for first, last in _runs(sorted(self._unindexed)):
+                self.db.execute(
+                    "INSERT INTO objects_fts(rowid, text) "
+                    "SELECT object_key, text FROM objects WHERE object_key BETWEEN ? AND ?",
+                    (first, last),
+                )
+        self._unindexed.clear()
+
     def delete_objects(self, keys: Sequence[int]) -> None:
+        if not self._unindexed.isdisjoint(keys):
+            self.index_pending_text()
         with self.db.atomic():
             for chunk in _chunks(keys):
                 marks = _placeholders(len(chunk))
@@ -418,6 +464,7 @@ class SQLiteStore:
         latter is checked per match inside the query, before the top ``limit`` are
         taken, at a cost per match rather than per label or per object.
         """
+        self.index_pending_text()
         if allowed_keys is not None:
             with self._allowed_lock:
                 self._allowed = allowed_keys
@@ -477,6 +524,7 @@ class SQLiteStore:
         Needs FTS5's own tokenizer to find the indexed form of a word, which only
         the apsw driver exposes.
         """
+        self.index_pending_text()
         tokenize = self.db.fts5_tokenizer(FTS_TOKENIZER)
         if tokenize is None:
             return None

@@ -237,6 +237,9 @@ def test_usage_errors(run) -> None:
     no_requester = run("recall", "parking")
     assert no_requester.exit_code == 2
     assert "Missing option '--as'" in no_requester.stderr
+    unknown_design = run("bench", "performance", "--sizes", "10", "--design", "turn,bogus")
+    assert unknown_design.exit_code == 2
+    assert "unknown design 'bogus'" in unknown_design.stderr
 
 
 def test_db_from_the_environment(runner: CliRunner, db_path: str) -> None:

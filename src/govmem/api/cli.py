@@ -302,6 +302,18 @@ def demo(ctx: click.Context, keep: bool) -> None:
         run_demo(os.path.join(folder, "demo.db"), click.echo)
 
 
+def _design_list(value: str) -> list[str]:
+    """``turn,session`` -> ["turn", "session"], every name a known design."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in DESIGNS]
+    if unknown or not names:
+        raise click.BadParameter(
+            f"unknown design {unknown[0] if unknown else value!r} (known: {', '.join(sorted(DESIGNS))})",
+            param_hint="--design",
+        )
+    return names
+
+
 @main.group()
 def bench() -> None:
     """Benchmarks (run apart from the test suite)."""
@@ -311,9 +323,18 @@ def bench() -> None:
 @click.option("--sizes", default="10000,100000,1000000", show_default=True, help="Store sizes in turns.")
 @click.option("--repeats", default=3, show_default=True, help="Repeated runs per figure (medians).")
 @click.option("--queries", default=200, show_default=True, help="Recall queries per run.")
+@click.option(
+    "--design",
+    "designs",
+    multiple=True,
+    help="Designs a store keeps, comma-separated (e.g. turn,session); repeat to compare "
+    "configurations, each in a store of its own. Default: the store default.",
+)
 @click.option("--out", default=None, type=click.Path(dir_okay=False), help="Also write the figures as JSON.")
 @_reports_errors
-def bench_performance(sizes: str, repeats: int, queries: int, out: str | None) -> None:
+def bench_performance(
+    sizes: str, repeats: int, queries: int, designs: tuple[str, ...], out: str | None
+) -> None:
     """Ingest throughput, recall latency and peak memory on synthetic turns."""
     from govmem.bench.performance import run_performance
 
@@ -321,7 +342,10 @@ def bench_performance(sizes: str, repeats: int, queries: int, out: str | None) -
         counts = [int(s) for s in sizes.split(",") if s.strip()]
     except ValueError:
         raise click.BadParameter(f"sizes must be integers separated by commas, got {sizes!r}") from None
-    figures = run_performance(counts, repeats=repeats, queries=queries, echo=click.echo)
+    configurations = [_design_list(d) for d in designs] or None
+    figures = run_performance(
+        counts, repeats=repeats, queries=queries, echo=click.echo, designs=configurations
+    )
     if out:
         with open(out, "w") as handle:
             json.dump(figures, handle, indent=2)

@@ -35,8 +35,9 @@ def _percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
-def run_worker(size: int, seed: int, queries: int) -> dict[str, Any]:
-    """One measured run in this process: ingest ``size`` turns, then recall.
+def run_worker(size: int, seed: int, queries: int, designs: list[str] | None = None) -> dict[str, Any]:
+    """One measured run in this process: ingest ``size`` turns into a store keeping
+    ``designs`` (default: the store default), then recall.
 
     Turns are generated batch by batch, outside the timed calls, so neither the
     generator's time nor a list of every turn counts against govmem.
@@ -50,7 +51,8 @@ def run_worker(size: int, seed: int, queries: int) -> dict[str, Any]:
     figures: dict[str, Any] = {"size": size, "seed": seed}
     with tempfile.TemporaryDirectory(prefix="govmem-bench-") as folder:
         path = os.path.join(folder, "bench.db")
-        with Memory(path) as memory:
+        with Memory(path, designs=designs) as memory:
+            figures["designs"] = list(memory.designs)
             memory.add_principals(Principal(p, "member") for p in PRINCIPALS)
             sample = [t.text for t in islice(synthetic_turns(size, seed=seed), EMBED_BASELINE_TURNS)]
             started = time.perf_counter()
@@ -111,8 +113,10 @@ def _folder_mb(folder: str) -> float:
     return sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)) / 2**20
 
 
-def _run_in_subprocess(size: int, seed: int, queries: int) -> dict[str, Any]:
+def _run_in_subprocess(size: int, seed: int, queries: int, designs: list[str] | None) -> dict[str, Any]:
     command = [sys.executable, "-m", "govmem.bench.performance", str(size), str(seed), str(queries)]
+    if designs:
+        command.append(",".join(designs))
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"benchmark worker failed ({size} turns):\n{done.stderr[-2000:]}")
@@ -137,44 +141,86 @@ SUMMARY = [
 
 
 def run_performance(
-    sizes: list[int], repeats: int = 3, queries: int = 200, echo: Callable[[str], None] = print
+    sizes: list[int],
+    repeats: int = 3,
+    queries: int = 200,
+    echo: Callable[[str], None] = print,
+    designs: list[list[str] | None] | None = None,
 ) -> dict[str, Any]:
-    """Run every size ``repeats`` times; print and return medians (and the raw runs)."""
-    results: dict[str, Any] = {"repeats": repeats, "queries": queries, "sizes": {}}
-    for size in sizes:
-        runs = []
-        for repeat in range(repeats):
-            echo(f"[{size:,} turns] run {repeat + 1}/{repeats} ...")
-            runs.append(_run_in_subprocess(size, seed=repeat, queries=queries))
-            last = runs[-1]
-            echo(
-                f"    ingest {last['ingest_turns_per_s']:,.0f} turns/s, recall p50 "
-                f"{last['recall_p50_ms']:.2f} ms, p99 {last['recall_p99_ms']:.2f} ms, "
-                f"peak {last['peak_rss_mb']:,.0f} MB"
-            )
-        medians = {key: statistics.median(run[key] for run in runs) for key, _, _ in SUMMARY}
-        medians["ingest_vs_embed_only"] = (
-            medians["ingest_turns_per_s"] / medians["baseline_embed_turns_per_s"]
+    """Run every size ``repeats`` times per store configuration; print and return
+    medians (and the raw runs).
+
+    ``designs`` lists the configurations to compare, each a list of designs one
+    store keeps (None: the store default); the results are keyed by their names.
+    """
+    configurations = designs or [None]
+    results: dict[str, Any] = {"repeats": repeats, "queries": queries, "designs": {}}
+    for chosen in configurations:
+        name = "+".join(chosen) if chosen else "default"
+        if len(configurations) > 1:
+            echo(f"== designs: {name}")
+        sized: dict[str, Any] = {}
+        for size in sizes:
+            sized[str(size)] = _measure(size, repeats, queries, chosen, echo)
+        results["designs"][name] = sized
+        _print_table(sized, sizes, repeats, queries, echo)
+    if len(configurations) > 1:
+        _print_comparison(results["designs"], sizes, echo)
+    if configurations == [None]:
+        results["sizes"] = results["designs"]["default"]
+    return results
+
+
+def _measure(
+    size: int, repeats: int, queries: int, designs: list[str] | None, echo: Callable[[str], None]
+) -> dict[str, Any]:
+    runs = []
+    for repeat in range(repeats):
+        echo(f"[{size:,} turns] run {repeat + 1}/{repeats} ...")
+        runs.append(_run_in_subprocess(size, seed=repeat, queries=queries, designs=designs))
+        last = runs[-1]
+        echo(
+            f"    ingest {last['ingest_turns_per_s']:,.0f} turns/s, recall p50 "
+            f"{last['recall_p50_ms']:.2f} ms, p99 {last['recall_p99_ms']:.2f} ms, "
+            f"peak {last['peak_rss_mb']:,.0f} MB"
         )
-        medians["recall_vs_exact_dense"] = medians["recall_p50_ms"] / medians["baseline_exact_dense_p50_ms"]
-        results["sizes"][str(size)] = {"median": medians, "runs": runs}
+    medians = {key: statistics.median(run[key] for run in runs) for key, _, _ in SUMMARY}
+    medians["ingest_vs_embed_only"] = medians["ingest_turns_per_s"] / medians["baseline_embed_turns_per_s"]
+    medians["recall_vs_exact_dense"] = medians["recall_p50_ms"] / medians["baseline_exact_dense_p50_ms"]
+    return {"median": medians, "runs": runs}
+
+
+def _print_table(
+    sized: dict[str, Any], sizes: list[int], repeats: int, queries: int, echo: Callable[[str], None]
+) -> None:
     echo("")
     echo(f"medians over {repeats} run(s), {queries} queries each")
     header = f"{'figure':40}" + "".join(f"{size:>14,}" for size in sizes)
     echo(header)
     echo("-" * len(header))
     for key, label, form in SUMMARY:
-        row = "".join(f"{form.format(results['sizes'][str(s)]['median'][key]):>14}" for s in sizes)
+        row = "".join(f"{form.format(sized[str(s)]['median'][key]):>14}" for s in sizes)
         echo(f"{label:40}{row}")
     for key, label in (
         ("ingest_vs_embed_only", "ingest / embed-only throughput"),
         ("recall_vs_exact_dense", "recall p50 / exact dense p50"),
     ):
-        row = "".join(f"{results['sizes'][str(s)]['median'][key]:>14.2f}" for s in sizes)
+        row = "".join(f"{sized[str(s)]['median'][key]:>14.2f}" for s in sizes)
         echo(f"{label:40}{row}")
-    return results
+    echo("")
+
+
+def _print_comparison(by_design: dict[str, Any], sizes: list[int], echo: Callable[[str], None]) -> None:
+    echo("ingest turns/s by design (medians; one store per configuration)")
+    header = f"{'design':40}" + "".join(f"{size:>14,}" for size in sizes)
+    echo(header)
+    echo("-" * len(header))
+    for name, sized in by_design.items():
+        row = "".join(f"{sized[str(s)]['median']['ingest_turns_per_s']:>14,.0f}" for s in sizes)
+        echo(f"{name:40}{row}")
 
 
 if __name__ == "__main__":
     size_arg, seed_arg, queries_arg = (int(a) for a in sys.argv[1:4])
-    print(json.dumps(run_worker(size_arg, seed_arg, queries_arg)))
+    designs_arg = sys.argv[4].split(",") if len(sys.argv) > 4 else None
+    print(json.dumps(run_worker(size_arg, seed_arg, queries_arg, designs_arg)))

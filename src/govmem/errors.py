@@ -9,7 +9,8 @@ GovmemError
 │   └── NotVisible        no such memory object for this requester (missing and denied alike)
 ├── StoreError            the database cannot be opened or used as asked
 │   └── SchemaError       the file's schema is newer than this govmem, or not govmem's
-└── EmbedderError         the embedding model cannot be loaded or does not match the store
+├── EmbedderError         the embedding model cannot be loaded or does not match the store
+└── LLMError              an LLM backend failed, refused, or replied with unusable output
 """
 
 from __future__ import annotations
@@ -62,6 +63,17 @@ class SchemaError(StoreError):
 
 class EmbedderError(GovmemError):
     """The embedder cannot be loaded, or does not match the vectors in the store."""
+
+
+class LLMError(GovmemError):
+    """An LLM backend failed or its reply was unusable; names the backend, status and problem.
+
+    ``status`` is the HTTP status when the backend answered with an error, else None.
+    """
+
+    def __init__(self, message: str, status: int | None = None):
+        self.status = status
+        super().__init__(message)
 
 
 class PolicyError(InputError):

@@ -10,6 +10,7 @@ from click.testing import CliRunner, Result
 
 from govmem.api.cli import main
 from govmem.api.demo import demo_episode_path
+from govmem.store.schema import LATEST_VERSION
 
 COMMANDS = [
     [],
@@ -135,7 +136,7 @@ def test_human_readable_output(run, ingested: Result) -> None:
     assert "\n1. " in recall.stdout and "\n2. " in recall.stdout and "\n3. " not in recall.stdout
     assert "fused=" in recall.stdout
     stats = run("stats")
-    assert "schema_version: 2" in stats.stdout
+    assert f"schema_version: {LATEST_VERSION}" in stats.stdout
     assert "policy: medical" in stats.stdout
     assert "turns: 63" in stats.stdout
     assert "designs: turn, session" in stats.stdout

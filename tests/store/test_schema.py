@@ -20,6 +20,8 @@ TABLES = {
     "object_sources",
     "vectors",
     "objects_fts",
+    "llm_cache",
+    "llm_cache_sources",
 }
 
 
@@ -42,7 +44,12 @@ def test_fresh_file_gets_the_latest_version(db_path: str) -> None:
         names = {row[0] for row in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert names >= TABLES
         indexes = {row[0] for row in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-        assert {"object_sources_by_turn", "turns_by_session", "objects_by_group"} <= indexes
+        assert {
+            "object_sources_by_turn",
+            "turns_by_session",
+            "objects_by_group",
+            "llm_cache_sources_by_turn",
+        } <= indexes
     finally:
         store.close()
     assert user_version(db_path) == LATEST_VERSION
@@ -57,6 +64,33 @@ def test_migrate_reports_the_version_found(tmp_path) -> None:
         assert schema_version(db) == LATEST_VERSION
     finally:
         db.close()
+
+
+def test_version_2_file_gains_the_llm_cache(tmp_path) -> None:
+    path = str(tmp_path / "v2.db")
+    db = Database(path)
+    try:
+        with db.transaction():
+            for version, step in enumerate(MIGRATIONS[:2]):
+                step(db)
+                db.execute(f"PRAGMA user_version = {version + 1}")
+        db.execute("INSERT INTO principals(principal_id, role) VALUES ('ana', 'nurse')")
+    finally:
+        db.close()
+    store = SQLiteStore(path)
+    try:
+        assert store.schema_version == LATEST_VERSION >= 3
+        assert store.principals()[0].principal_id == "ana"
+        assert store.cache_get("k") is None
+        plan = " ".join(
+            str(row[-1])
+            for row in store.db.execute(
+                "EXPLAIN QUERY PLAN SELECT cache_key FROM llm_cache_sources WHERE turn_key = 1"
+            )
+        )
+        assert "llm_cache_sources_by_turn" in plan
+    finally:
+        store.close()
 
 
 def test_empty_file_is_initialised(tmp_path) -> None:

@@ -55,7 +55,18 @@ class Store(Protocol):
 
     def turn_keys_in_sessions(self, sessions: Iterable[tuple[str, str]]) -> list[int]: ...
 
-    def delete_turns(self, keys: Sequence[int]) -> None: ...
+    def delete_turns(self, keys: Sequence[int]) -> None:
+        """Delete turns and, in the same transaction, the cached LLM replies drawn from them."""
+        ...
+
+    # LLM response cache
+    def cache_get(self, cache_key: str) -> str | None: ...
+
+    def cache_put(self, cache_key: str, response: str, sources: Iterable[int], created_at: str) -> bool:
+        """Cache a reply with its source turns; False, storing nothing, if one is already gone."""
+        ...
+
+    def cache_forget_sources(self, turn_keys: Iterable[int]) -> int: ...
 
     # memory objects
     def insert_objects(

@@ -130,7 +130,27 @@ def _v2(db: Database) -> None:
     db.executescript(V2)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2]
+V3 = """
+CREATE TABLE llm_cache (
+    cache_key  TEXT PRIMARY KEY,
+    response   TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE llm_cache_sources (
+    cache_key TEXT NOT NULL REFERENCES llm_cache(cache_key) ON DELETE CASCADE,
+    turn_key  INTEGER NOT NULL REFERENCES turns(turn_key),
+    PRIMARY KEY (cache_key, turn_key)
+) WITHOUT ROWID;
+CREATE INDEX llm_cache_sources_by_turn ON llm_cache_sources(turn_key, cache_key);
+"""
+
+
+def _v3(db: Database) -> None:
+    """The LLM response cache; each reply records the turns its prompt drew on."""
+    db.executescript(V3)
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -312,13 +312,66 @@ class SQLiteStore:
         return sorted(keys)
 
     def delete_turns(self, keys: Sequence[int]) -> None:
-        """Delete turns; every object derived from them must already be gone."""
+        """Delete turns; every object derived from them must already be gone.
+
+        Cached LLM replies whose prompts drew on them go in the same transaction.
+        """
         with self.db.atomic():
             for chunk in _chunks(keys):
                 marks = _placeholders(len(chunk))
                 if self.db.scalar(f"SELECT count(*) FROM object_sources WHERE turn_key IN ({marks})", chunk):
                     raise StoreError("delete the objects derived from these turns first")
+                self.cache_forget_sources(chunk)
                 self.db.execute(f"DELETE FROM turns WHERE turn_key IN ({marks})", chunk)
+
+    # LLM response cache
+
+    def cache_get(self, cache_key: str) -> str | None:
+        """The cached reply (JSON text) under ``cache_key``, or None."""
+        return self.db.scalar("SELECT response FROM llm_cache WHERE cache_key = ?", (cache_key,))
+
+    def cache_put(self, cache_key: str, response: str, sources: Iterable[int], created_at: str) -> bool:
+        """Cache a reply with the turns its prompt drew on; False, storing nothing, when any
+        of them is gone (deleted while the model was answering: the reply must not outlive it).
+        """
+        sources = sorted(set(sources))
+        with self.db.atomic():
+            for chunk in _chunks(sources):
+                stored = self.db.scalar(
+                    f"SELECT count(*) FROM turns WHERE turn_key IN ({_placeholders(len(chunk))})", chunk
+                )
+                if stored < len(chunk):
+                    return False
+            self.db.execute(
+                "INSERT INTO llm_cache(cache_key, response, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(cache_key) DO UPDATE SET response = excluded.response, "
+                "created_at = excluded.created_at",
+                (cache_key, response, created_at),
+            )
+            self.db.executemany(
+                "INSERT OR IGNORE INTO llm_cache_sources(cache_key, turn_key) VALUES (?, ?)",
+                [(cache_key, turn_key) for turn_key in sources],
+            )
+        return True
+
+    def cache_forget_sources(self, turn_keys: Iterable[int]) -> int:
+        """Delete every cached reply with any of these source turns; returns how many."""
+        removed = 0
+        with self.db.atomic():
+            for chunk in _chunks(turn_keys):
+                marks = _placeholders(len(chunk))
+                doomed = [
+                    row[0]
+                    for row in self.db.execute(
+                        f"SELECT DISTINCT cache_key FROM llm_cache_sources WHERE turn_key IN ({marks})", chunk
+                    )
+                ]
+                for part in _chunks(doomed):
+                    self.db.execute(
+                        f"DELETE FROM llm_cache WHERE cache_key IN ({_placeholders(len(part))})", part
+                    )
+                removed += len(doomed)
+        return removed
 
     # memory objects
 

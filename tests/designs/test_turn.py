@@ -16,7 +16,7 @@ def stored(key: int, turn_id: str, text: str, timestamp: str | None = None) -> S
 
 
 def test_make_derivers() -> None:
-    assert set(DESIGNS) == {"turn", "session"}
+    assert {"turn", "session"} <= set(DESIGNS)
     derivers = make_derivers(["session", "turn"])
     assert [d.kind for d in derivers] == ["session", "turn"]
 

@@ -98,7 +98,7 @@ class Memory:
         except Exception:
             self.store.close()
             raise
-        self.derivers: list[Deriver] = make_derivers(self.designs)
+        self.derivers: list[Deriver] = make_derivers(self.designs, embedder=self.embedder)
         self.engine = PolicyEngine(self.pack, self.store)
         self._labeler: tuple[int, Labeler] | None = None
         self._label_facets: dict[int, frozenset[Facet]] = {}

@@ -1,18 +1,76 @@
-"""Memory designs: derivers that turn source turns into memory objects."""
+"""Memory designs: derivers that turn source turns into memory objects.
+
+=========  ==========================================================  ==========
+design     objects                                                      verbatim
+=========  ==========================================================  ==========
+turn       each turn's text                                             yes
+session    transcript windows of a session                              yes
+summary    session, day and monthly profile summaries (MemoryBank)      no
+narrative  topic segments retold in the third person, and their facts   no
+fact       atomic (subject, attribute, value) facts, latest value wins  no
+=========  ==========================================================  ==========
+
+The derived designs write through strategies (:mod:`govmem.designs.writers`),
+deterministic by default, so an LLM can write instead.
+"""
 
 from govmem.designs.base import Deriver
+from govmem.designs.fact import FactDeriver
+from govmem.designs.narrative import NarrativeDeriver
 from govmem.designs.session import SessionDeriver
+from govmem.designs.summary import SummaryDeriver
 from govmem.designs.turn import TurnDeriver
+from govmem.designs.writers import (
+    ExtractedFact,
+    ExtractiveSummaryWriter,
+    FactExtractor,
+    NarrativeWriter,
+    RuleFactExtractor,
+    SummaryWriter,
+    TemplateNarrativeWriter,
+)
 from govmem.errors import InputError
+from govmem.retrieval.embedders import Embedder
 
-DESIGNS = {"turn": TurnDeriver, "session": SessionDeriver}
+DESIGNS = {
+    "turn": TurnDeriver,
+    "session": SessionDeriver,
+    "summary": SummaryDeriver,
+    "narrative": NarrativeDeriver,
+    "fact": FactDeriver,
+}
+NEEDS_EMBEDDER = frozenset({"narrative"})
+"""Designs constructed with the store's embedder (narrative segments by similarity)."""
 
 
-def make_derivers(names: list[str] | tuple[str, ...]) -> list[Deriver]:
+def make_derivers(names: list[str] | tuple[str, ...], embedder: Embedder | None = None) -> list[Deriver]:
+    """One deriver per design name; designs in :data:`NEEDS_EMBEDDER` get ``embedder``.
+
+    Without an embedder such a design is still built (so a list of names can be
+    checked alone), but it raises :class:`InputError` naming the design when it
+    is first asked to derive.
+    """
     unknown = [n for n in names if n not in DESIGNS]
     if unknown:
         raise InputError(f"unknown memory design {unknown[0]!r} (known: {', '.join(DESIGNS)})")
-    return [DESIGNS[n]() for n in names]
+    return [DESIGNS[n](embedder) if n in NEEDS_EMBEDDER else DESIGNS[n]() for n in names]
 
 
-__all__ = ["DESIGNS", "Deriver", "SessionDeriver", "TurnDeriver", "make_derivers"]
+__all__ = [
+    "DESIGNS",
+    "NEEDS_EMBEDDER",
+    "Deriver",
+    "ExtractedFact",
+    "ExtractiveSummaryWriter",
+    "FactDeriver",
+    "FactExtractor",
+    "NarrativeDeriver",
+    "NarrativeWriter",
+    "RuleFactExtractor",
+    "SessionDeriver",
+    "SummaryDeriver",
+    "SummaryWriter",
+    "TemplateNarrativeWriter",
+    "TurnDeriver",
+    "make_derivers",
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -241,6 +242,15 @@ def test_usage_errors(run) -> None:
     unknown_design = run("bench", "performance", "--sizes", "10", "--design", "turn,bogus")
     assert unknown_design.exit_code == 2
     assert "unknown design 'bogus'" in unknown_design.stderr
+
+
+def test_ingest_with_an_llm_that_is_not_configured_stores_nothing(run, db_path, monkeypatch) -> None:
+    for name in [n for n in os.environ if n.startswith("GOVMEM_LLM_")]:
+        monkeypatch.delenv(name)
+    result = run("ingest", demo_episode_path(), "--design", "summary", "--llm", "env")
+    assert result.exit_code == 2
+    assert "no LLM is configured" in result.stderr
+    assert not Path(db_path).exists()
 
 
 def test_db_from_the_environment(runner: CliRunner, db_path: str) -> None:

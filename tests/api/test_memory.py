@@ -346,6 +346,21 @@ def test_batch_size_changes_no_object_and_rewrites_none(tmp_path, monkeypatch) -
     assert rewritten == 0  # a group straddling two batches is derived once, not derived and replaced
 
 
+def test_a_group_derived_in_two_batches_of_one_call_keeps_one_version(tmp_path, monkeypatch) -> None:
+    """Interleaved sessions: each batch touches both, so each is derived twice in one call."""
+    turns = [
+        Turn(f"i{i}", "p0", f"Note {i} for room {i % 2}.", "ep", "2026-03-13T09:00", session_id=f"s{i % 2}")
+        for i in range(8)
+    ]
+    monkeypatch.setattr(memory_module, "BATCH", 2)
+    with Memory(str(tmp_path / "m.db"), designs=["session"]) as memory:
+        memory.add_principal("p0", "member")
+        memory.ingest_many(turns)
+        windows = [text for _, text, _ in objects_by_key(memory).values()]
+    assert len(windows) == 2  # one window per session, no stale first version left behind
+    assert all(text.count("Note") == 4 for text in windows)
+
+
 # 7. store basics and recall inputs
 
 

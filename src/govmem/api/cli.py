@@ -16,6 +16,7 @@ import click
 from govmem.api.memory import Memory
 from govmem.designs import DESIGNS
 from govmem.errors import GovmemError
+from govmem.llm.client import LLMClient
 from govmem.loaders.gatemem import read_episodes
 from govmem.loaders.jsonl import iter_turns, looks_like_episodes
 
@@ -68,6 +69,14 @@ def main(ctx: click.Context, db: str) -> None:
     help="Policy pack of a new store: default (strict), medical, office, education, household, "
     "or a .toml file.",
 )
+@click.option(
+    "--llm",
+    "llm_config",
+    default=None,
+    metavar="CONFIG",
+    help="Derived designs (summary, narrative, fact) write through the LLM configured in this "
+    "TOML file (or 'env' for GOVMEM_LLM_* variables); default: offline writers.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 @_reports_errors
@@ -77,6 +86,7 @@ def ingest(
     designs: tuple[str, ...],
     embedder: str | None,
     policy: str | None,
+    llm_config: str | None,
     as_json: bool,
 ) -> None:
     """Ingest FILE: GateMem episodes or one turn per line (JSON Lines).
@@ -90,8 +100,9 @@ def ingest(
     else:
         episodes, turn_list = None, list(iter_turns(file))
         turns, source = len(turn_list), "turns"
+    llm = _llm_client(llm_config)
     with (
-        Memory(ctx.obj["db"], designs=designs or None, embedder=embedder, policy=policy) as memory,
+        Memory(ctx.obj["db"], designs=designs or None, embedder=embedder, policy=policy, llm=llm) as memory,
         click.progressbar(length=turns, label=f"ingesting {turns} turns", file=sys.stderr) as bar,
     ):
         if episodes is not None:
@@ -300,6 +311,20 @@ def demo(ctx: click.Context, keep: bool) -> None:
         return
     with tempfile.TemporaryDirectory(prefix="govmem-demo-") as folder:
         run_demo(os.path.join(folder, "demo.db"), click.echo)
+
+
+def _llm_client(config: str | None) -> LLMClient | None:
+    if config is None:
+        return None
+    from govmem.llm import load_client
+
+    client = load_client(None if config == "env" else config)
+    if client is None:
+        raise click.BadParameter(
+            "no LLM is configured: set GOVMEM_LLM_BACKEND and GOVMEM_LLM_MODEL (or GOVMEM_LLM_CONFIG)",
+            param_hint="--llm",
+        )
+    return client
 
 
 def _design_list(value: str) -> list[str]:

@@ -25,6 +25,8 @@ from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_no
 from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
+from govmem.llm.cache import SQLiteResponseCache
+from govmem.llm.client import LLMClient
 from govmem.loaders.gatemem import Episode
 from govmem.models import Grant, MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
 from govmem.read_path.recall import RecallItem, RecallResult, item_of, recall, resolve_requester
@@ -90,15 +92,17 @@ class Memory:
         policy: str | None = None,
         authorizer: Authorizer | None = None,
         driver: str = "auto",
+        llm: LLMClient | None = None,
     ):
         self.store = SQLiteStore(path, driver=driver)
         try:
             self.designs, self.embedder = self._settle(designs, embedder)
             self.pack = self._settle_policy(policy)
+            self.llm = self._attach(llm)
         except Exception:
             self.store.close()
             raise
-        self.derivers: list[Deriver] = make_derivers(self.designs, embedder=self.embedder)
+        self.derivers: list[Deriver] = make_derivers(self.designs, embedder=self.embedder, llm=self.llm)
         self.engine = PolicyEngine(self.pack, self.store)
         self._labeler: tuple[int, Labeler] | None = None
         self._label_facets: dict[int, frozenset[Facet]] = {}
@@ -146,6 +150,25 @@ class Memory:
                 self.store.set_meta("embedder", model.name)
                 self.store.set_meta("embedder_dim", str(model.dim))
         return chosen, model
+
+    def _attach(self, llm: LLMClient | None) -> LLMClient | None:
+        """The client derived designs write through, caching its replies in this store.
+
+        The cache must be the store's own: deleting a turn then deletes, in the same
+        transaction, every cached reply whose prompt held its text. A client with
+        some other cache would keep deleted text beyond the store's reach.
+        """
+        if llm is None:
+            return None
+        cache = getattr(llm, "cache", None)
+        if cache is None:
+            llm.cache = SQLiteResponseCache(self.store)
+        elif not (isinstance(cache, SQLiteResponseCache) and cache.store is self.store):
+            raise InputError(
+                "an LLM client given to a store must cache its replies in that store (or have no "
+                "cache): a cache elsewhere would keep the text of deleted turns"
+            )
+        return llm
 
     def _settle_policy(self, policy: str | None) -> PolicyPack:
         """The store's policy pack: recorded on first open (built-in name or file text), enforced after."""
@@ -393,6 +416,7 @@ class Memory:
             previous = self._previous_subjects({t.episode_id for t in validated})
             vectors = [embedding.submit(self._embed, batch) for batch in batches]
             inserted: set[int] = set()
+            derived: list[set[str]] = [set() for _ in self.derivers]  # groups derived in this call
             indexed: Future[None] | None = None
             try:
                 for number, batch in enumerate(batches):
@@ -416,7 +440,10 @@ class Memory:
                             open_groups[index] = deriver.groups_of(stored[-1:])
                             groups -= open_groups[index]
                         if groups:
-                            self._rederive(deriver, groups, known, frozenset(), changes, inserted)
+                            self._rederive(
+                                deriver, groups, known, frozenset(), changes, inserted, derived[index]
+                            )
+                            derived[index] |= groups
                     # Full-text indexing runs in SQLite without the GIL: on its own
                     # thread it overlaps the labelling of the next batch.
                     indexed = indexing.submit(self.store.index_pending_text)
@@ -574,11 +601,12 @@ class Memory:
         excluded: frozenset[int],
         changes: _Changes,
         inserted: set[int] | None = None,
+        derived: set[str] = frozenset(),
     ) -> None:
         """Replace the objects of ``group_ids`` whose text or sources changed.
 
-        A group whose members were all ``inserted`` by the current call has no
-        objects yet, so its stored objects are not looked up.
+        A group whose members were all ``inserted`` by the current call, and that
+        the call has not ``derived`` yet, has no objects: they are not looked up.
         """
         members = deriver.members(self.store, group_ids, known)
         drafts: list[ObjectDraft] = []
@@ -588,7 +616,7 @@ class Memory:
         stored_groups = [
             group
             for group, turns in members.items()
-            if inserted is None or any(t.turn_key not in inserted for t in turns)
+            if inserted is None or group in derived or any(t.turn_key not in inserted for t in turns)
         ]
         existing = {
             (group, text, sources): key

@@ -14,6 +14,11 @@ The derived designs write through strategies (:mod:`govmem.designs.writers`),
 deterministic by default, so an LLM can write instead.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from govmem.designs.base import Deriver
 from govmem.designs.fact import FactDeriver
 from govmem.designs.narrative import NarrativeDeriver
@@ -32,6 +37,9 @@ from govmem.designs.writers import (
 from govmem.errors import InputError
 from govmem.retrieval.embedders import Embedder
 
+if TYPE_CHECKING:
+    from govmem.llm.client import LLMClient
+
 DESIGNS = {
     "turn": TurnDeriver,
     "session": SessionDeriver,
@@ -43,17 +51,33 @@ NEEDS_EMBEDDER = frozenset({"narrative"})
 """Designs constructed with the store's embedder (narrative segments by similarity)."""
 
 
-def make_derivers(names: list[str] | tuple[str, ...], embedder: Embedder | None = None) -> list[Deriver]:
+def make_derivers(
+    names: list[str] | tuple[str, ...], embedder: Embedder | None = None, llm: LLMClient | None = None
+) -> list[Deriver]:
     """One deriver per design name; designs in :data:`NEEDS_EMBEDDER` get ``embedder``.
 
-    Without an embedder such a design is still built (so a list of names can be
+    With ``llm`` the derived designs write through it (summaries, narratives, fact
+    extraction); without, through the deterministic offline writers. Without an
+    embedder a design that needs one is still built (so a list of names can be
     checked alone), but it raises :class:`InputError` naming the design when it
     is first asked to derive.
     """
     unknown = [n for n in names if n not in DESIGNS]
     if unknown:
         raise InputError(f"unknown memory design {unknown[0]!r} (known: {', '.join(DESIGNS)})")
-    return [DESIGNS[n](embedder) if n in NEEDS_EMBEDDER else DESIGNS[n]() for n in names]
+    summaries = narratives = facts = None
+    if llm is not None:
+        from govmem.designs.llm_writers import LLMFactExtractor, LLMNarrativeWriter, LLMSummaryWriter
+
+        summaries, narratives, facts = LLMSummaryWriter(llm), LLMNarrativeWriter(llm), LLMFactExtractor(llm)
+    build: dict[str, Callable[[], Deriver]] = {
+        "turn": TurnDeriver,
+        "session": SessionDeriver,
+        "summary": lambda: SummaryDeriver(writer=summaries),
+        "narrative": lambda: NarrativeDeriver(embedder, writer=narratives, extractor=facts),
+        "fact": lambda: FactDeriver(extractor=facts),
+    }
+    return [build[n]() for n in names]
 
 
 __all__ = [

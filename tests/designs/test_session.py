@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from derived_checks import check_closure
 
 from govmem import Memory, Turn
 from govmem.designs import SessionDeriver
@@ -145,3 +146,7 @@ def test_any_episode_and_session_id_gets_windows(db_path: str, episode_id: str, 
         assert sorted(session_objects(memory).values()) == [("t0", "t1", "t2")]
         memory.delete_turns(["t1"], episode_id)
         assert sorted(session_objects(memory).values()) == [("t0", "t2")]
+
+
+def test_deleting_a_secret_leaves_no_trace() -> None:
+    check_closure("session")  # the window is cut again from the session's other turns

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from derived_checks import check_closure
 
 from govmem import Memory, Turn
 from govmem.designs import DESIGNS, TurnDeriver, make_derivers
@@ -84,3 +85,7 @@ def test_turn_only_store(db_path: str) -> None:
         report = memory.delete_turns(["a"])
         assert (report.objects_removed, report.objects_added) == (1, 0)
         assert memory.stats()["counts"]["objects"] == 1
+
+
+def test_deleting_a_secret_leaves_no_trace() -> None:
+    check_closure("turn", survivors=False)  # a turn object's only source is its turn

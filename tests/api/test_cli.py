@@ -28,6 +28,7 @@ COMMANDS = [
     ["bench"],
     ["bench", "performance"],
     ["bench", "access"],
+    ["bench", "gatemem"],
 ]
 
 

@@ -396,6 +396,86 @@ def bench_access(size: int, repeats: int, queries: int, out: str | None) -> None
         click.echo(f"figures written to {out}")
 
 
+@bench.command("gatemem")
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="GateMem data: one folder per domain with episodes.jsonl and checkpoints.jsonl.",
+)
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    type=click.Choice(["medical", "office", "education", "household"]),
+    help="A domain to run (repeatable; default every one found in --data).",
+)
+@click.option(
+    "--design",
+    "designs",
+    multiple=True,
+    type=click.Choice(sorted(DESIGNS)),
+    help="Memory designs of each episode's store (repeatable; default the store default).",
+)
+@click.option("-k", default=10, show_default=True, help="Memory objects recalled per checkpoint.")
+@click.option(
+    "--reader",
+    default="extractive",
+    show_default=True,
+    type=click.Choice(["extractive", "llm"]),
+    help="Who answers from the recalled context: offline extraction or the --llm model.",
+)
+@click.option(
+    "--llm",
+    "llm_config",
+    default=None,
+    metavar="CONFIG",
+    help="The LLM (TOML file, or 'env') for --reader llm; derived designs also write through it.",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder for predictions.jsonl and report.json.",
+)
+@_reports_errors
+def bench_gatemem(
+    data: str,
+    domains: tuple[str, ...],
+    designs: tuple[str, ...],
+    k: int,
+    reader: str,
+    llm_config: str | None,
+    out: str,
+) -> None:
+    """GateMem: replay each episode into a fresh governed store, answer every checkpoint,
+    then score (U, A, F, MGS at context and answer level, over-refusal, action accuracy)."""
+    from govmem.bench.gatemem import format_table, run_gatemem
+
+    if reader == "llm" and llm_config is None:
+        raise click.BadParameter("--reader llm needs --llm CONFIG", param_hint="--reader")
+    llm = None
+    if llm_config is not None:
+        _llm_client(llm_config).close()  # a clear error now rather than at the first episode
+        llm = lambda: _llm_client(llm_config)  # noqa: E731 - one client per episode store
+
+    def progress(label: str, total: int) -> Any:
+        return click.progressbar(length=total, label=label, file=sys.stderr)
+
+    report = run_gatemem(
+        data,
+        out,
+        domains=domains or None,
+        designs=designs or None,
+        k=k,
+        reader=reader,
+        llm=llm,
+        progress=progress,
+    )
+    click.echo(format_table(report))
+    click.echo(f"\npredictions and report written to {out}")
+
+
 def _require_store(path: str) -> None:
     if path != ":memory:" and not os.path.exists(path):
         raise GovmemError(f"no store at {path!r}; ingest a file first or pass --db")

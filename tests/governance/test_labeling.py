@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from itertools import pairwise
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govmem.governance.labeling import Labeler, resource_name, sentence_spans
+from govmem.governance.labeling import Labeler, resource_name, sentence_spans, trie_pattern
 from govmem.governance.policy_pack import load_pack
 from govmem.models import Principal, Relationship
 
@@ -302,3 +303,15 @@ def test_spans_agree_with_labelling_each_sentence_on_its_own(
         )
         (holding,) = [s for s in label.spans if s.start <= start < s.end]
         assert holding.facets == alone.facets, text[start:end]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab c-.", min_size=1, max_size=6), min_size=1, max_size=8),
+    st.text(alphabet="ab c-.x", max_size=40),
+)
+def test_trie_pattern_matches_like_a_longest_first_alternation(words: list[str], text: str) -> None:
+    alternation = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    bounded = r"(?<![\w-])(?:{})(?![\w-])"
+    expected = [m.span() for m in re.finditer(bounded.format(alternation), text)]
+    assert [m.span() for m in re.finditer(bounded.format(trie_pattern(words)), text)] == expected

@@ -622,11 +622,13 @@ class Memory:
             (group, text, sources): key
             for key, group, text, sources in self.store.objects_in_groups(deriver.kind, stored_groups)
         }
-        fresh = []
-        for draft in drafts:
-            signature = (draft.group_id, draft.text, tuple(sorted(set(draft.source_keys))))
-            if existing.pop(signature, None) is None:
-                fresh.append(draft)
+        fresh = drafts
+        if existing:  # keep the objects whose text and sources are unchanged
+            fresh = []
+            for draft in drafts:
+                signature = (draft.group_id, draft.text, tuple(sorted(set(draft.source_keys))))
+                if existing.pop(signature, None) is None:
+                    fresh.append(draft)
         stale = sorted(existing.values())
         self.store.delete_objects(stale)
         changes.removed.extend(stale)

@@ -70,8 +70,30 @@ def _matcher(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
     return pattern, False
 
 
-_OWN_GROUPS = re.compile(r"\\\d|\(\?P=|\(\?[aiLmsux]")
-"""Backreferences and inline flags: a pattern with either cannot join an alternation of others."""
+
+
+def trie_pattern(words: Iterable[str]) -> str:
+    """A regex matching any of ``words``, factored by common prefixes.
+
+    Python's ``re`` tries an alternation's branches one by one at every position;
+    factored, it follows one branch per character. Where several words match at a
+    position the longest wins, as in an alternation sorted longest first.
+    """
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def render(node: dict[str, dict]) -> str:
+        branches = [re.escape(char) + render(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return render(trie)
 
 _BREAK = re.compile(r"[.!?;]\s+(?=\S)|\n+")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
@@ -166,13 +188,12 @@ class Labeler:
             {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
         )
         self._names = self._name_table(principals)
-        pattern = "|".join(re.escape(name) for name in sorted(self._names, key=len, reverse=True))
+        pattern = trie_pattern(self._names)
         self._mentions = (
             re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])") if pattern else None
         )  # lower-cased text
         self._tags = [(tag, *_matcher(compiled)) for tag, compiled in pack.tag_patterns.items()]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
-        self._cues, self._cased_cues = self._cue_patterns()
         self.fingerprint = hashlib.sha256(
             json.dumps(
                 [
@@ -265,29 +286,14 @@ class Labeler:
                 spans.append(Span(start, end, facets))
         return TurnLabel(tuple(spans)), previous
 
-    def _cue_patterns(self) -> tuple[re.Pattern[str] | None, list[tuple[re.Pattern[str], bool]]]:
-        """One alternation of every cue searched on lower-cased text (a single scan
-        instead of one per pattern), and the (pattern, lower) pairs that cannot join it."""
-        lowered: list[str] = []
-        apart: list[tuple[re.Pattern[str], bool]] = []
-        if self._mentions is not None:
-            lowered.append(self._mentions.pattern)
-        if self._references:
-            lowered.append(_REFERENCE.pattern)
-        for _, pattern, lower in self._tags:
-            if lower and pattern.flags == re.UNICODE and not _OWN_GROUPS.search(pattern.pattern):
-                lowered.append(pattern.pattern)
-            else:
-                apart.append((pattern, lower))
-        combined = re.compile("|".join(f"(?:{p})" for p in lowered)) if lowered else None
-        return combined, apart
-
     def _has_cues(self, text: str) -> bool:
         """Whether anything in the text could make its sentences' facets differ."""
         lowered = text.lower()
-        if self._cues is not None and self._cues.search(lowered) is not None:
+        if self._mentions is not None and self._mentions.search(lowered):
             return True
-        return any(pattern.search(lowered if lower else text) for pattern, lower in self._cased_cues)
+        if self._references and _REFERENCE.search(lowered) is not None:
+            return True
+        return any(pattern.search(lowered if lower else text) for _, pattern, lower in self._tags)
 
     def _unnamed(
         self,

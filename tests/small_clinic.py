@@ -23,9 +23,10 @@ def small_clinic(
     also: Sequence[Principal] = (),
     lee_treats_ben: bool = False,
     authorizer: Authorizer | None = None,
+    designs: Sequence[str] | None = None,
 ) -> Memory:
     """A medical-pack store: Dr. Lee treats Ada (and Ben if asked), Fay is Ada's family for scheduling."""
-    memory = Memory(":memory:", policy="medical", authorizer=authorizer)
+    memory = Memory(":memory:", policy="medical", authorizer=authorizer, designs=designs)
     memory.add_principals([*CAST, *also])
     memory.add_relationship("assigned_clinician", "lee", "ada")
     if lee_treats_ben:

@@ -70,8 +70,6 @@ def _matcher(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
     return pattern, False
 
 
-
-
 def trie_pattern(words: Iterable[str]) -> str:
     """A regex matching any of ``words``, factored by common prefixes.
 
@@ -94,6 +92,7 @@ def trie_pattern(words: Iterable[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return render(trie)
+
 
 _BREAK = re.compile(r"[.!?;]\s+(?=\S)|\n+")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")

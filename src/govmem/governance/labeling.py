@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from govmem.governance.policy_pack import GENERAL, PolicyPack
+from govmem.governance.prefilter import required_literals
 from govmem.models import Principal, Relationship
 
 Facet = tuple[str, str]
@@ -59,15 +60,34 @@ _REFERENCE = re.compile(
 """Words that refer back to someone already named (a coreference cue); matched on lower-cased text."""
 
 
-def _matcher(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
-    """A pattern to search with, and whether it searches the lower-cased text.
+class TagMatcher:
+    """One tag's pattern, searched the cheapest way that gives the same answer.
 
     Case-insensitive matching costs Python's ``re`` about twice as much; a pattern
     with no upper-case character matches lower-cased text the same way without it.
+    Such a pattern is first checked for its required literals (substring tests for
+    a few, one prefix-factored pattern for many), and only a text holding one is
+    searched.
     """
-    if pattern.pattern == pattern.pattern.lower():
-        return re.compile(pattern.pattern), True
-    return pattern, False
+
+    __slots__ = ("literals", "lower", "pattern", "prefilter", "tag")
+
+    def __init__(self, tag: str, pattern: re.Pattern[str]):
+        self.tag = tag
+        self.lower = pattern.pattern == pattern.pattern.lower()
+        self.pattern = re.compile(pattern.pattern) if self.lower else pattern
+        literals = required_literals(pattern.pattern) if self.lower else None
+        self.literals = tuple(sorted(literals)) if literals and len(literals) <= 4 else None
+        self.prefilter = re.compile(trie_pattern(literals)) if literals and len(literals) > 4 else None
+
+    def search(self, text: str, lowered: str) -> bool:
+        if not self.lower:
+            return self.pattern.search(text) is not None
+        if self.literals is not None and not any(literal in lowered for literal in self.literals):
+            return False
+        if self.prefilter is not None and self.prefilter.search(lowered) is None:
+            return False
+        return self.pattern.search(lowered) is not None
 
 
 def trie_pattern(words: Iterable[str]) -> str:
@@ -191,7 +211,7 @@ class Labeler:
         self._mentions = (
             re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])") if pattern else None
         )  # lower-cased text
-        self._tags = [(tag, *_matcher(compiled)) for tag, compiled in pack.tag_patterns.items()]
+        self._tags = [TagMatcher(tag, compiled) for tag, compiled in pack.tag_patterns.items()]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
         self.fingerprint = hashlib.sha256(
             json.dumps(
@@ -239,7 +259,7 @@ class Labeler:
 
     def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
         lowered = text.lower()
-        tags = {tag for tag, pattern, lower in self._tags if pattern.search(lowered if lower else text)}
+        tags = {matcher.tag for matcher in self._tags if matcher.search(text, lowered)}
         if kind is not None:
             tags |= self.pack.kind_tags.get(kind, frozenset())
         return frozenset(tags or {GENERAL})
@@ -292,7 +312,7 @@ class Labeler:
             return True
         if self._references and _REFERENCE.search(lowered) is not None:
             return True
-        return any(pattern.search(lowered if lower else text) for _, pattern, lower in self._tags)
+        return any(matcher.search(text, lowered) for matcher in self._tags)
 
     def _unnamed(
         self,

@@ -22,6 +22,8 @@ from govmem.designs import Deriver, make_derivers
 from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
+from govmem.governance.erasure import MIN_ITEM_CHARS, Tombstones, erase, longest_tokens, moved_spans
+from govmem.governance.interpreter import Interpreter, RuleInterpreter
 from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
@@ -38,6 +40,8 @@ from govmem.timestamps import normalize_timestamp
 from govmem.validation import as_turn
 
 DEFAULT_DESIGNS = ("turn", "session")
+DEFAULT_INTERPRETER = RuleInterpreter()
+"""Reads deletion requests out of ingested turns; ``Memory(interpreter=None)`` turns it off."""
 DEFAULT_POLICY = "default"
 BATCH = 2048
 
@@ -93,8 +97,10 @@ class Memory:
         authorizer: Authorizer | None = None,
         driver: str = "auto",
         llm: LLMClient | None = None,
+        interpreter: Interpreter | None = DEFAULT_INTERPRETER,
     ):
         self.store = SQLiteStore(path, driver=driver)
+        self.interpreter = interpreter
         try:
             self.designs, self.embedder = self._settle(designs, embedder)
             self.pack = self._settle_policy(policy)
@@ -416,6 +422,7 @@ class Memory:
             previous = self._previous_subjects({t.episode_id for t in validated})
             vectors = [embedding.submit(self._embed, batch) for batch in batches]
             inserted: set[int] = set()
+            stored_keys: list[int] = []
             derived: list[set[str]] = [set() for _ in self.derivers]  # groups derived in this call
             indexed: Future[None] | None = None
             try:
@@ -429,6 +436,7 @@ class Memory:
                     )
                     keys = [s.turn_key for s in stored]
                     inserted.update(keys)
+                    stored_keys.extend(keys)
                     changes.turn_vectors.update(zip(keys, batch_vectors, strict=True))
                     known = {s.turn_key: s for s in stored}
                     last = number == len(batches) - 1
@@ -453,6 +461,8 @@ class Memory:
                         progress(len(batch))
                 if indexed is not None:
                     indexed.result()
+                    indexed = None
+                self._govern(validated, stored_keys, changes)
             finally:
                 for job in vectors:
                     job.cancel()
@@ -592,6 +602,136 @@ class Memory:
             report.turns = len(deleted)
             report.turn_ids = list(turn_ids)
         return self._publish(report, changes)
+
+    def _govern(self, turns: Sequence[Turn], keys: Sequence[int], changes: _Changes) -> None:
+        """Act on what new turns say: deletion requests are carried out (each over the
+        turns up to it), and forgotten items are erased from every new turn."""
+        if self.interpreter is not None:
+            for index, turn in enumerate(turns):
+                for request in self.interpreter.interpret(turn):
+                    tombstones = Tombstones.of_items(request.items)
+                    if tombstones:
+                        self._forget(
+                            tombstones,
+                            request.items,
+                            turn.episode_id,
+                            request.requested_by,
+                            keys[index],
+                            request.kinds,
+                            turn.timestamp,
+                            changes,
+                            source="interpreter",
+                        )
+        by_episode: dict[str, list[int]] = {}
+        for turn, key in zip(turns, keys, strict=True):
+            by_episode.setdefault(turn.episode_id, []).append(key)
+        for episode_id, episode_keys in by_episode.items():
+            entries, _ = self.store.tombstones(episode_id)
+            if entries:
+                self._erase(Tombstones(entries), episode_keys, changes)
+
+    def forget(
+        self,
+        items: Sequence[str],
+        episode_id: str = "default",
+        requested_by: str | None = None,
+        *,
+        through_turn: str | None = None,
+        kinds: Sequence[str] = (),
+        at: str | None = None,
+    ) -> WriteReport:
+        """Erase every sentence that holds one of ``items`` from the episode's turns.
+
+        Sentences are erased from the stored text (a turn left with nothing is
+        deleted); the sentences that remain keep their labels; every object derived
+        from a changed turn is derived again, so windows, summaries, facts, index
+        entries, vectors and cached LLM replies lose the item too. ``through_turn``
+        limits erasure to turns up to that one (a request covers what was said
+        before it). The items are remembered only as tombstones (digests), which
+        keep them out of turns ingested later; ``kinds`` ("PIN", "phone number")
+        say what sort of thing they were.
+        """
+        tombstones = Tombstones.of_items(items)
+        if not tombstones:
+            raise InputError(f"nothing to forget: items need at least {MIN_ITEM_CHARS} characters")
+        with self._write():
+            if requested_by is not None:
+                resolve_requester(self.store, requested_by)
+            through = None
+            if through_turn is not None:
+                keys = self.store.turn_keys(episode_id, [through_turn])
+                if not keys:
+                    raise InputError(f"no turn {through_turn!r} in episode {episode_id!r}")
+                through = keys[through_turn]
+            changes = _Changes()
+            report = self._forget(tombstones, items, episode_id, requested_by, through, kinds, at, changes)
+        return self._publish(report, changes)
+
+    def _forget(
+        self,
+        tombstones: Tombstones,
+        items: Sequence[str],
+        episode_id: str,
+        requested_by: str | None,
+        through: int | None,
+        kinds: Sequence[str],
+        at: str | None,
+        changes: _Changes,
+        source: str = "api",
+    ) -> WriteReport:
+        event = self.store.record_event(  # first: the request's own turn may go
+            "deletion",
+            {
+                "items_sha256": sorted(d for _, d in tombstones.entries),
+                "kinds": sorted(kinds),
+                "episode_id": episode_id,
+                "requested_by": requested_by,
+            },
+            at,
+            utc_now(),
+            source=source,
+            source_turn_key=through,
+        )
+        candidates = self.store.turns_containing(episode_id, longest_tokens(items), through)
+        report = self._erase(tombstones, candidates, changes)
+        self.store.add_tombstones(tombstones.entries, episode_id, kinds, event)
+        return report
+
+    def _erase(self, tombstones: Tombstones, turn_keys: Sequence[int], changes: _Changes) -> WriteReport:
+        """Erase the sentences holding a tombstoned item from these turns and derive
+        again every object drawn from a changed turn."""
+        report = WriteReport()
+        rewrites, emptied = [], []
+        for key, (_, text, spans) in self.store.turn_spans(turn_keys).items():
+            erasure = erase(text, tombstones)
+            if erasure is None:
+                continue
+            if erasure.empty:
+                emptied.append(key)
+                continue
+            moved = moved_spans(spans, erasure)
+            facets = self._facets_of(label for _, _, label in moved)
+            label = self._intern([frozenset().union(*facets.values())])[0] if facets else None
+            spans_json = "[" + ",".join(f"[{a},{b},{c}]" for a, b, c in moved) + "]"
+            rewrites.append((key, erasure.text, label, spans_json))
+        if not rewrites and not emptied:
+            return report
+        self.store.rewrite_turns(rewrites)
+        changed = frozenset(key for key, *_ in rewrites) | frozenset(emptied)
+        for key in changed:  # their vectors were of the old text
+            changes.turn_vectors.pop(key, None)
+        derived = self.store.objects_derived_from(changed)
+        for deriver in self.derivers:
+            groups = {group for _, kind, group in derived if kind == deriver.kind}
+            if groups:
+                self._rederive(deriver, groups, {}, frozenset(emptied), changes)
+        stale = sorted({key for key, _, _ in self.store.objects_derived_from(frozenset(emptied))})
+        self.store.delete_objects(stale)  # any object still drawn from a turn that goes
+        changes.removed.extend(stale)
+        self.store.cache_forget_sources(emptied)
+        self.store.delete_turns(sorted(emptied))
+        report.turns = len(changed)
+        return report
 
     def _rederive(
         self,

@@ -150,7 +150,25 @@ def _v3(db: Database) -> None:
     db.executescript(V3)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3]
+V4 = """
+CREATE TABLE tombstones (
+    words       INTEGER NOT NULL,
+    digest      TEXT NOT NULL,
+    episode_id  TEXT NOT NULL DEFAULT '',
+    kinds       TEXT NOT NULL DEFAULT '[]',
+    event_key   INTEGER REFERENCES governance_events(event_key),
+    PRIMARY KEY (digest, episode_id)
+);
+"""
+
+
+def _v4(db: Database) -> None:
+    """Tombstones: forgotten items as token counts and SHA-256 digests, never text
+    (episode '' = every episode)."""
+    db.executescript(V4)
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4]
 LATEST_VERSION = len(MIGRATIONS)
 
 

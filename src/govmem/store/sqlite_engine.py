@@ -666,6 +666,59 @@ class SQLiteStore:
                 [(label, spans, key) for key, label, spans in rows],
             )
 
+    def rewrite_turns(self, rows: Sequence[tuple[int, str, int | None, str | None]]) -> None:
+        """(turn key, new text, label key, spans JSON) for existing turns, whose objects
+        the caller derives again; cached LLM replies drawn from the old text go."""
+        with self.db.atomic():
+            self.db.executemany(
+                "UPDATE turns SET text = ?, label_key = ?, spans = ? WHERE turn_key = ?",
+                [(text, label, spans, key) for key, text, label, spans in rows],
+            )
+            self.cache_forget_sources([key for key, *_ in rows])
+
+    def turns_containing(
+        self, episode_id: str, needles: Sequence[str], through: int | None = None
+    ) -> list[int]:
+        """Keys of the episode's turns whose text holds any needle (case-insensitive for
+        ASCII), up to turn key ``through``; a coarse filter the caller confirms."""
+        if not needles:
+            return []
+        condition = " OR ".join(["instr(lower(text), ?) > 0"] * len(needles))
+        params: list = [episode_id, *(n.lower() for n in needles)]
+        limit = ""
+        if through is not None:
+            limit, params = " AND turn_key <= ?", [*params, through]
+        rows = self.db.execute(
+            f"SELECT turn_key FROM turns WHERE episode_id = ? AND ({condition}){limit} ORDER BY turn_key",
+            params,
+        )
+        return [row[0] for row in rows]
+
+    def add_tombstones(
+        self, entries: Iterable[tuple[int, str]], episode_id: str | None, kinds: Sequence[str], event_key: int
+    ) -> None:
+        """Remember forgotten items as (token count, digest), with the kinds of thing they were."""
+        with self.db.atomic():
+            self._governance_changed()
+            self.db.executemany(
+                "INSERT INTO tombstones(words, digest, episode_id, kinds, event_key) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(digest, episode_id) DO UPDATE SET kinds = excluded.kinds",
+                [
+                    (words, digest, episode_id or "", json.dumps(sorted(kinds)), event_key)
+                    for words, digest in entries
+                ],
+            )
+
+    def tombstones(self, episode_id: str | None = None) -> tuple[frozenset[tuple[int, str]], frozenset[str]]:
+        """(token count, digest) of every forgotten item (of one episode, or store-wide ones
+        too), and the kinds of thing they were."""
+        rows = self.db.execute(
+            "SELECT words, digest, kinds FROM tombstones WHERE episode_id IN ('', ?)",
+            (episode_id or "",),
+        )
+        kinds = {kind for _, _, listed in rows for kind in json.loads(listed)}
+        return frozenset((words, digest) for words, digest, _ in rows), frozenset(kinds)
+
     def source_labels(self) -> Iterator[tuple[int, list[int]]]:
         """(object key, label keys of its source turns) for every object."""
         rows = self.db.execute(

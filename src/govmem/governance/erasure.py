@@ -1,0 +1,126 @@
+"""Erasing the sentences of a turn that hold a forgotten item.
+
+A deletion request names items (a phone number, a code, a name, a phrase). Every
+sentence of a stored turn that holds one is erased from the turn's text; the
+other sentences stay, with the labels they had (their subjects and tags do not
+change because a neighbour went). A turn with nothing left is deleted whole.
+
+Items and sentences are compared as sequences of normalised tokens (lower case;
+"617-555-0140", "4,800" and "bh_temp_4471" are one token each), so case,
+punctuation between words and runs of whitespace do not matter. A forgotten item
+is kept only as the SHA-256 of its token sequence (a tombstone): a sentence holds
+it when one of its n-grams of the same length has that digest. That is how turns
+arriving after the request are checked without the item's text being kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from govmem.governance.labeling import sentence_spans
+
+_TOKEN = re.compile(r"\w+(?:[-.,:'’/]\w+)*")
+
+MIN_ITEM_CHARS = 3
+"""Shorter items ("a", "12") would erase far more than was asked for."""
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def digest(words: Sequence[str]) -> str:
+    return hashlib.sha256(" ".join(words).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Tombstones:
+    """Forgotten items as (number of tokens, digest) pairs: no text."""
+
+    entries: frozenset[tuple[int, str]]
+
+    @classmethod
+    def of_items(cls, items: Iterable[str]) -> Tombstones:
+        found = set()
+        for item in items:
+            words = tokens(item)
+            if words and len(" ".join(words)) >= MIN_ITEM_CHARS:
+                found.add((len(words), digest(words)))
+        return cls(frozenset(found))
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    @property
+    def lengths(self) -> set[int]:
+        return {n for n, _ in self.entries}
+
+    def held_by(self, text: str) -> bool:
+        """Whether the text holds a forgotten item (some n-gram has its digest)."""
+        words = tokens(text)
+        digests = {d for _, d in self.entries}
+        for n in self.lengths:
+            for start in range(len(words) - n + 1):
+                if digest(words[start : start + n]) in digests:
+                    return True
+        return False
+
+
+@dataclass(frozen=True)
+class Erasure:
+    """What erasing does to one turn: its new text and, per kept stretch of the
+    old text, (old start, old end, new start)."""
+
+    text: str
+    kept: tuple[tuple[int, int, int], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.text.strip()
+
+
+def erase(text: str, tombstones: Tombstones) -> Erasure | None:
+    """The text without its sentences that hold a forgotten item; None when none does."""
+    if not tombstones.held_by(text):
+        return None
+    sentences = sentence_spans(text)
+    doomed = {(s, e) for s, e in sentences if tombstones.held_by(text[s:e])}
+    if not doomed:  # an item spanning a sentence break: erase every sentence
+        return Erasure("", ())
+    survivors = [(s, e) for s, e in sentences if (s, e) not in doomed]
+    if survivors:  # no whitespace left dangling after the last kept sentence
+        last_start, last_end = survivors[-1]
+        survivors[-1] = (last_start, last_start + len(text[last_start:last_end].rstrip()))
+    pieces, kept, position = [], [], 0
+    for start, end in survivors:
+        kept.append((start, end, position))
+        pieces.append(text[start:end])
+        position += end - start
+    new_text = "".join(pieces)
+    if tombstones.held_by(new_text):  # formed across the seam of two kept sentences
+        return Erasure("", ())
+    return Erasure(new_text, tuple(kept))
+
+
+def moved_spans(spans: Sequence[tuple[int, int, int]], erasure: Erasure) -> list[tuple[int, int, int]]:
+    """Stored (start, end, label) spans carried onto the erased text, clipped to what was kept."""
+    moved: list[tuple[int, int, int]] = []
+    for old_start, old_end, new_start in erasure.kept:
+        for start, end, label in spans:
+            lo, hi = max(start, old_start), min(end, old_end)
+            if lo >= hi:
+                continue
+            span = (lo - old_start + new_start, hi - old_start + new_start, label)
+            if moved and moved[-1][2] == label and moved[-1][1] == span[0]:
+                moved[-1] = (moved[-1][0], span[1], label)
+            else:
+                moved.append(span)
+    return moved
+
+
+def longest_tokens(items: Collection[str]) -> list[str]:
+    """Each item's longest token: a coarse search string for the turns that may hold it."""
+    return [max(words, key=len) for words in map(tokens, items) if words]

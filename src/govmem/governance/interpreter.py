@@ -1,0 +1,184 @@
+"""Interpreters: governance events read from what people say.
+
+Permissions and deletions often exist only as conversation ("Delete the older
+guest PIN from memory. The prior value 6714 should be treated as deleted"). An
+interpreter turns such a turn into structured events; enforcement then reads
+the events, never the prose. This module holds the offline rule interpreter for
+deletion requests: deterministic, English, driven by the shape of a request
+rather than by any particular episode.
+
+A request is a sentence with a deletion verb and a memory cue ("from active
+memory", "treated as deleted", "should not be recoverable"), not framed as a
+plan ("prepare to remove"). Its items are what the sentence and the turn's
+"treated as deleted" sentences name: quoted text, values (tokens with digits:
+phone numbers, codes, amounts, "room 12"), the words after a naming noun ("the
+phrase library lion", "the alias Mara", "location note blue planter under the
+west bench"), and place-like names listed as objects of the verb ("Delete River
+House, 415-555-0141"). Anything the turn says to keep ("Keep only the current
+room TC-212") is taken out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from govmem.governance.erasure import MIN_ITEM_CHARS, tokens
+from govmem.governance.labeling import sentence_spans
+from govmem.models import Turn
+
+_VERB = re.compile(r"\b(?:delete|deleting|remove|removing|erase|erasing|forget|purge|scrub|wipe)\b", re.I)
+_MEMORY = re.compile(
+    r"\bfrom (?:[\w-]+ ){0,3}memory\b|\bmemory\b.{0,40}\b(?:delete|remove|erase)"
+    r"|\b(?:treated|marked) as (?:deleted|unavailable)\b|\b(?:remain|stays?|is|are) deleted\b"
+    r"|\bshould (?:no longer|not) be (?:\w+ ){0,2}(?:retrievable|recoverable|restored|confirmable|available)",
+    re.I,
+)
+_IMPERATIVE = re.compile(r"^\W*(?:(?:please|also|now|so|and)\s+)*(?:delete|erase|purge|wipe)\b", re.I)
+_PLAN = re.compile(
+    r"\b(?:prepare|preparing|plan|planning|going|ready) to (?:\w+ )?(?:delete|remove|erase)\b", re.I
+)
+_DELETED = re.compile(
+    r"\b(?:treated|marked) as (?:deleted|unavailable)\b|\bshould (?:no longer|not) be (?:\w+ ){0,2}"
+    r"(?:retrievable|recoverable|restored|confirmable|available)",
+    re.I,
+)
+_KEEP = re.compile(
+    r"\b(?:keep|keeping|retain|retaining|use only|only use|should use only|active|current|newer|now)\b", re.I
+)
+_QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['‘\"“](.{3,120}?)['’\"”](?=[\s.,;:!?)]|$)")
+_VALUE = re.compile(r"\w+(?:[-.,:'’/]\w+)*")
+_NAMING = re.compile(
+    r"\b(?:phrase|wording|label|alias|name|location note|location|note|value|mapping)\s+"
+    r"((?:(?!(?:from|should|and|it|is|was|were|which|that|in|to|as|with|for|too|also|now|again)\b)"
+    r"[\w’'-]+\s*){1,8})",
+    re.I,
+)
+_CAPITALIZED = re.compile(r"(?<![\w-])([A-Z][a-z][\w’'-]*(?:\s+[A-Z][\w’'-]*){0,4})\b")
+_LISTED_AFTER = re.compile(r"^\s*(?:,|\band\b|\bfrom\b|$|\.|;)")
+_PLACE_HEAD = re.compile(
+    r"^\s+(?:backup |callback |contact |desk |evening |daytime |front )*(?:desk|contact|callback|line|number|"
+    r"address|site|location|house|shelter)\b",
+    re.I,
+)
+_KINDS = re.compile(
+    r"\b(pin|code|phrase|label|number|amount|contact|location|token|mapping|wording|address|alias|name|"
+    r"line|room|seat|identifier|time|entrance)s?\b",
+    re.I,
+)
+_SKIP_WORDS = frozenset({"delete", "remove", "erase", "please", "the", "deletion", "shared", "security", "i"})
+
+
+@dataclass(frozen=True)
+class DeletionRequest:
+    """Someone asked that these items be forgotten (what sort of things they are: ``kinds``)."""
+
+    requested_by: str
+    items: tuple[str, ...]
+    kinds: tuple[str, ...]
+
+
+class Interpreter(Protocol):
+    def interpret(self, turn: Turn) -> list[DeletionRequest]:
+        """The governance events a turn expresses (none for most turns)."""
+        ...
+
+
+class RuleInterpreter:
+    """Deletion requests by rule (the offline default)."""
+
+    def interpret(self, turn: Turn) -> list[DeletionRequest]:
+        text = turn.text
+        if not _VERB.search(text) and not _DELETED.search(text):
+            return []
+        sentences = [text[s:e] for s, e in sentence_spans(text)]
+        requests = [s for s in sentences if _is_request(s)]
+        if not requests:
+            return []
+        named = [s for s in sentences if s in requests or _DELETED.search(s)]
+        items: list[str] = []
+        kinds: set[str] = set()
+        for sentence in named:
+            items.extend(_items_of(sentence))
+            kinds.update(k.lower() for k in _KINDS.findall(_before_keep(sentence)))
+        kept = {_key(i) for s in sentences if s not in named for i in _items_of(s, everything=True)}
+        kept |= {_key(i) for s in named for i in _kept_in(s)}
+        unique: dict[str, str] = {}
+        for item in items:
+            key = _key(item)
+            if len(key) >= MIN_ITEM_CHARS and key not in kept:
+                unique.setdefault(key, item)
+        if not unique:
+            return []
+        return [DeletionRequest(turn.speaker, tuple(unique.values()), tuple(sorted(kinds)))]
+
+
+def _key(item: str) -> str:
+    return " ".join(tokens(item))
+
+
+def _is_request(sentence: str) -> bool:
+    if _PLAN.search(sentence):
+        return False
+    return bool(_IMPERATIVE.search(sentence) or (_VERB.search(sentence) and _MEMORY.search(sentence)))
+
+
+_TURN_TO_KEEP = re.compile(
+    r"[;:,.]?\s*\b(?<!not )(?<!never )"
+    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use))\b",
+    re.I,
+)
+
+
+def _before_keep(sentence: str) -> str:
+    """The part of a sentence before it turns to what to keep ("...; keep only X")."""
+    cut = _TURN_TO_KEEP.search(sentence)
+    return sentence[: cut.start()] if cut and cut.start() > 0 else sentence
+
+
+def _kept_in(sentence: str) -> list[str]:
+    cut = _TURN_TO_KEEP.search(sentence)
+    return _items_of(sentence[cut.start() :], everything=True) if cut else []
+
+
+def _items_of(sentence: str, everything: bool = False) -> list[str]:
+    """The quoted text, values, named phrases and listed place names of a sentence.
+
+    ``everything`` reads the whole sentence (to find what a sentence keeps);
+    otherwise only the part before it turns to what to keep.
+    """
+    part = sentence if everything else _before_keep(sentence)
+    if not everything and _KEEP.search(part) and not _VERB.search(part) and not _DELETED.search(part):
+        return []
+    found = [m.group(1) for m in _QUOTED.finditer(part)]
+    words = _VALUE.findall(part)
+    for index, word in enumerate(words):
+        if any(c.isdigit() for c in word):
+            if len(word) < MIN_ITEM_CHARS and index > 0:
+                found.append(f"{words[index - 1]} {word}")
+            else:
+                found.append(word)
+    for match in _NAMING.finditer(part):
+        phrase = match.group(1).strip(" ,.;")
+        if phrase and not any(c.isdigit() for c in phrase) and phrase[0] not in "'‘\"“":
+            found.append(phrase)
+    verb = _VERB.search(part)
+    if verb:
+        after = part[verb.end() :]
+        for match in _CAPITALIZED.finditer(after):
+            name = match.group(1)
+            if name.lower() in _SKIP_WORDS or len(name) < MIN_ITEM_CHARS:
+                continue
+            if re.search(r"\d\S*\s*$", after[: match.start()]):  # a unit after a value ("4,800 USD")
+                continue
+            rest = after[match.end() :]
+            if _LISTED_AFTER.match(rest) or _PLACE_HEAD.match(rest):
+                found.append(name)
+    return found
+
+
+def interpret_all(interpreter: Interpreter, turns: Sequence[Turn]) -> list[tuple[int, DeletionRequest]]:
+    """(index of the turn, request) for every request in ``turns``, in order."""
+    return [(index, event) for index, turn in enumerate(turns) for event in interpreter.interpret(turn)]

@@ -56,6 +56,8 @@ _NAMING = re.compile(
     r"[\w’'-]+\s*){1,8})",
     re.I,
 )
+_TOPIC = re.compile(r"(?:about|on|regarding|of|for|concerning)\b", re.I)
+"""A naming noun followed by a topic ("the note about my sessions") names no value."""
 _CAPITALIZED = re.compile(r"(?<![\w-])([A-Z][a-z][\w’'-]*(?:\s+[A-Z][\w’'-]*){0,4})\b")
 _LISTED_AFTER = re.compile(r"^\s*(?:,|\band\b|\bfrom\b|$|\.|;)")
 _PLACE_HEAD = re.compile(
@@ -162,7 +164,12 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
                 found.append(word)
     for match in _NAMING.finditer(part):
         phrase = match.group(1).strip(" ,.;")
-        if phrase and not any(c.isdigit() for c in phrase) and phrase[0] not in "'‘\"“":
+        if (
+            phrase
+            and not any(c.isdigit() for c in phrase)
+            and phrase[0] not in "'‘\"“"
+            and not _TOPIC.match(phrase)
+        ):
             found.append(phrase)
     verb = _VERB.search(part)
     if verb:

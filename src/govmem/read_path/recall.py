@@ -22,6 +22,7 @@ from govmem.errors import InputError, UnknownPrincipal
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, utc_now
 from govmem.models import MemoryObject, Principal
+from govmem.read_path.forgotten_probe import asks_for_forgotten
 from govmem.read_path.visible_ranking import rank_on_visible_text
 from govmem.retrieval.retriever import HybridRetriever
 from govmem.store.base import Store
@@ -112,6 +113,11 @@ def _recall(
     assessment = authorizer.assess_query(store, principal, query, at)
     if assessment.denied and not assessment.allowed:
         decision = Decision("refuse", assessment.rules)
+        entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
+        return RecallResult(requester, query, [], decision), entry
+
+    if asks_for_forgotten(query, store.forgotten_kinds()):
+        decision = Decision("no_memory", ("forgotten-item-probe",))
         entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
         return RecallResult(requester, query, [], decision), entry
 

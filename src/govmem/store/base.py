@@ -96,6 +96,10 @@ class Store(Protocol):
         """A number that changes whenever principals, relationships or grants change."""
         ...
 
+    def forgotten_kinds(self) -> frozenset[str]:
+        """The kinds of thing deletions have forgotten (tombstones keep no text)."""
+        ...
+
     def last_label_key(self) -> int:
         """The newest label's key: labels are only ever added."""
         ...

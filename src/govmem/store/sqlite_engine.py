@@ -719,6 +719,11 @@ class SQLiteStore:
         kinds = {kind for _, _, listed in rows for kind in json.loads(listed)}
         return frozenset((words, digest) for words, digest, _ in rows), frozenset(kinds)
 
+    def forgotten_kinds(self) -> frozenset[str]:
+        """The kinds of thing any deletion here has forgotten ("pin", "code", ...)."""
+        rows = self.db.execute("SELECT DISTINCT kinds FROM tombstones")
+        return frozenset(kind for (listed,) in rows for kind in json.loads(listed))
+
     def source_labels(self) -> Iterator[tuple[int, list[int]]]:
         """(object key, label keys of its source turns) for every object."""
         rows = self.db.execute(

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from govmem.governance.erasure import MIN_ITEM_CHARS, tokens
-from govmem.governance.labeling import sentence_spans
+from govmem.governance.labeling import sentence_spans, trie_pattern
 from govmem.models import Turn
 
 _VERB = re.compile(r"\b(?:delete|deleting|remove|removing|erase|erasing|forget|purge|scrub|wipe)\b", re.I)
@@ -70,6 +70,12 @@ _KINDS = re.compile(
     r"line|room|seat|identifier|time|entrance)s?\b",
     re.I,
 )
+_CUE = re.compile(
+    trie_pattern(
+        ["delet", "remov", "eras", "forget", "purg", "scrub", "wipe", "treated as", "marked as", "should no"]
+    )
+)
+"""Lower-cased fragments every request or "treated as deleted" sentence holds one of."""
 _SKIP_WORDS = frozenset({"delete", "remove", "erase", "please", "the", "deletion", "shared", "security", "i"})
 
 
@@ -93,6 +99,8 @@ class RuleInterpreter:
 
     def interpret(self, turn: Turn) -> list[DeletionRequest]:
         text = turn.text
+        if _CUE.search(text.lower()) is None:  # most turns: settled by one cheap scan
+            return []
         if not _VERB.search(text) and not _DELETED.search(text):
             return []
         sentences = [text[s:e] for s, e in sentence_spans(text)]

@@ -1,0 +1,302 @@
+"""Forgetting through ``Memory``: ``forget`` and deletion requests read from ingested turns.
+
+After forgetting, no row of the store (objects, full-text index and its shadow
+tables, turns, governance events, tombstones) holds an item; the other sentences
+of a changed turn survive verbatim with their labels; later turns are stored
+without the sentences that hold a forgotten item.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import DEMO_EPISODE_ID, DEMO_PATH, dump_tables
+from designs.derived_checks import objects, rows_with
+from govmem import Memory, Principal, Turn, read_episodes
+from govmem.errors import InputError, UnknownPrincipal
+from govmem.governance.erasure import digest, tokens
+from small_clinic import small_clinic
+
+EPISODE = "home"
+CODE = "4417"
+LINE = "617-555-0140"
+DINNER = "Dinner is at seven on Friday."
+WINDOW = "I prefer the window seat on trains."
+HOME = [
+    Turn("t1", "ana", f"The gate code is {CODE}. {DINNER}", EPISODE, "2026-03-09T09:00", session_id="s1"),
+    Turn("t2", "bo", f"My backup line is {LINE}.", EPISODE, "2026-03-09T09:05", session_id="s1"),
+    Turn("t3", "carla", WINDOW, EPISODE, "2026-04-02T10:00", session_id="s2"),
+]
+REQUEST = "Please delete the old gate code 4417 from memory."
+
+
+def household(turns: list[Turn] = HOME, path: str = ":memory:", **options) -> Memory:
+    memory = Memory(path, **options)
+    memory.add_principals(
+        [Principal("ana", "member"), Principal("bo", "member"), Principal("carla", "member")]
+    )
+    memory.ingest_many(turns)
+    return memory
+
+
+def texts(memory: Memory, episode_id: str = EPISODE) -> dict[str, str]:
+    rows = memory.store.db.execute("SELECT turn_id, text FROM turns WHERE episode_id = ?", (episode_id,))
+    return dict(rows)
+
+
+def sha(item: str) -> str:
+    return hashlib.sha256(" ".join(tokens(item)).encode()).hexdigest()
+
+
+def deletions(memory: Memory) -> list[dict]:
+    return [event for event in memory.governance_events() if event["kind"] == "deletion"]
+
+
+# Memory.forget
+
+
+def test_forget_leaves_no_row_holding_an_item() -> None:
+    with household() as memory:
+        assert rows_with(memory, CODE) and rows_with(memory, LINE)
+        memory.forget([CODE, LINE], EPISODE, requested_by="ana", kinds=["code", "phone number"])
+        for needle in (CODE, LINE, "555-0140"):
+            assert rows_with(memory, needle) == [], needle
+        assert memory.store.lexical_search(f'"{CODE}"', 10, None, None) == []
+
+
+def test_forget_keeps_other_sentences_verbatim_and_deletes_an_emptied_turn() -> None:
+    with household() as memory:
+        memory.forget([CODE, LINE], EPISODE)
+        assert texts(memory) == {"t1": DINNER, "t3": WINDOW}  # t2 held only the line
+        assert memory.store.turn_keys(EPISODE, ["t2"]) == {}
+
+
+def test_forget_leaves_objects_of_untouched_turns_alone() -> None:
+    with household() as memory:
+        before = {kind: objects(memory, kind) for kind in ("turn", "session")}
+        memory.forget([CODE, LINE], EPISODE)
+        after = {kind: objects(memory, kind) for kind in ("turn", "session")}
+        for kind in ("turn", "session"):
+            untouched = {key: obj for key, obj in before[kind].items() if "t1" not in obj[2]}
+            untouched = {key: obj for key, obj in untouched.items() if "t2" not in obj[2]}
+            assert untouched, kind
+            assert {key: after[kind].get(key) for key in untouched} == untouched  # same keys and texts
+        assert [(text, sources) for _, text, sources in after["turn"].values()] == [
+            (WINDOW, ("t3",)),
+            (DINNER, ("t1",)),
+        ]
+        (window,) = [text for _, text, sources in after["session"].values() if sources == ("t1",)]
+        assert window.endswith(f"ana: {DINNER}")  # derived again from what is left of s1
+
+
+def test_the_deletion_event_and_tombstones_hold_only_digests() -> None:
+    with household() as memory:
+        memory.forget(
+            [CODE, f"  {LINE.upper()} "], EPISODE, requested_by="ana", kinds=["code", "phone number"]
+        )
+        (event,) = deletions(memory)
+        assert event["source"] == "api"
+        assert event["payload"] == {
+            "items_sha256": sorted([sha(CODE), sha(LINE)]),
+            "kinds": ["code", "phone number"],
+            "episode_id": EPISODE,
+            "requested_by": "ana",
+        }
+        assert all(re.fullmatch(r"[0-9a-f]{64}", d) for d in event["payload"]["items_sha256"])
+        entries, kinds = memory.store.tombstones(EPISODE)
+        assert entries == {(1, digest([CODE])), (1, digest([LINE]))}
+        assert kinds == {"code", "phone number"}
+        stored = memory.store.db.execute("SELECT words, digest, episode_id, kinds FROM tombstones")
+        listed = json.dumps(["code", "phone number"])
+        assert sorted(stored) == sorted((1, d, EPISODE, listed) for d in (sha(CODE), sha(LINE)))
+
+
+def test_forget_matches_a_multi_word_item_in_any_case_and_spacing() -> None:
+    turns = [Turn("t1", "ana", "We stayed at PINE   lodge in May. The lake was cold.", EPISODE)]
+    with household(turns) as memory:
+        memory.forget(["Pine Lodge"], EPISODE)
+        assert texts(memory) == {"t1": "The lake was cold."}
+
+
+def test_forget_through_a_turn_erases_only_up_to_it() -> None:
+    turns = [*HOME, Turn("t4", "ana", f"Still {CODE} at the gate. Bring a coat.", EPISODE, session_id="s2")]
+    with household(turns) as memory:
+        memory.forget([CODE], EPISODE, through_turn="t2")
+        assert texts(memory)["t1"] == DINNER
+        assert CODE in texts(memory)["t4"]  # said after the request's turn
+
+
+def test_forget_is_confined_to_its_episode() -> None:
+    turns = [*HOME, Turn("t1", "ana", f"The shed code is {CODE}.", "cabin")]
+    with household(turns) as memory:
+        memory.forget([CODE], EPISODE)
+        assert texts(memory, "cabin") == {"t1": f"The shed code is {CODE}."}
+        assert CODE not in " ".join(texts(memory).values())
+
+
+def test_forget_on_a_file_store_clears_the_full_text_index(tmp_path: Path) -> None:
+    with Memory(str(tmp_path / "demo.db"), policy="medical") as memory:
+        memory.ingest_episodes(read_episodes(DEMO_PATH))
+        assert rows_with(memory, "V-2207")
+        memory.forget(["V-2207"], DEMO_EPISODE_ID)
+        assert rows_with(memory, "V-2207") == [] and rows_with(memory, "2207") == []
+        (voucher,) = memory.store.db.execute("SELECT text FROM turns WHERE turn_id = 't037'")
+        assert voucher == ("Show it at the P2 exit gate.",)
+
+
+def test_recall_after_forgetting_returns_nothing_holding_the_item() -> None:
+    with household() as memory:
+        assert any(CODE in item.text for item in memory.recall("ana", f"gate code {CODE}").items)
+        memory.forget([CODE], EPISODE)
+        result = memory.recall("ana", f"what is the gate code {CODE}?", k=20)
+        assert result.items  # dinner and the rest remain
+        assert not any(CODE in item.text for item in result.items)
+        assert not any(CODE in item.text for item in memory.export("ana"))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="SQLiteStore.turns_containing filters candidate turns with instr(lower(text), needle): "
+    "SQLite's lower() folds ASCII only, while the needle is lower-cased by Python, so an item whose "
+    "longest token has a non-ASCII capital ('Éclair Café' -> 'éclair') never finds the turn and stays stored",
+)
+def test_forget_finds_an_item_with_a_non_ascii_capital() -> None:
+    turns = [Turn("t1", "ana", "We meet at Éclair Café on Friday. Bring snacks.", EPISODE)]
+    with household(turns) as memory:
+        memory.forget(["Éclair Café"], EPISODE)
+        assert texts(memory) == {"t1": "Bring snacks."}
+
+
+# labels survive erasure
+
+WARFARIN = "Ada takes warfarin 5 mg daily."
+PARKING = "Parking is in the garage behind the lobby."
+GATE = f"The side gate code is {CODE}."
+
+
+def test_kept_sentences_keep_their_labels() -> None:
+    # The erased sentence comes first: labels left at their old offsets would put
+    # the parking remark's (public) label over the medication sentence.
+    turn = Turn("t1", "lee", f"{GATE} {PARKING} {WARFARIN}", timestamp="2024-03-01T09:05:00")
+    with small_clinic([turn]) as clinic:
+        before = {label for _, _, label in clinic.store.turn_spans([1])[1][2]}
+        assert len(before) == 3
+        clinic.forget([CODE], requested_by="lee")
+
+        ((_, text, spans),) = clinic.store.turn_spans([1]).values()
+        assert text == f"{PARKING} {WARFARIN}"
+        facets = clinic.engine.labels
+        by_sentence = {text[start:end].strip(): facets[label] for start, end, label in spans}
+        assert by_sentence[WARFARIN] == {("ada", "medication")}
+        assert ("ada", "medication") not in by_sentence[PARKING]
+
+        for outsider in ("kit", "fay", "rex"):
+            seen = [item.text for item in clinic.export(outsider)]
+            assert any(PARKING in t for t in seen), outsider
+            assert not any("warfarin" in t for t in seen), outsider
+            answer = clinic.recall(outsider, "which blood thinner does Ada take? warfarin", k=10)
+            assert not any("warfarin" in item.text for item in answer.items), outsider
+        treating = [item.text for item in clinic.export("lee")]
+        assert any(WARFARIN in t for t in treating)
+        assert not any(CODE in t for t in treating)
+
+
+# deletion requests read from ingested turns
+
+
+def test_a_request_erases_earlier_turns_and_itself() -> None:
+    turns = [
+        HOME[0],
+        Turn("t2", "bo", f"{REQUEST} Thanks for the invite.", EPISODE, "2026-03-09T09:05", session_id="s1"),
+        Turn("t3", "carla", "Dinner sounds good.", EPISODE, "2026-03-09T09:06", session_id="s1"),
+    ]
+    with household(turns) as memory:
+        assert texts(memory) == {"t1": DINNER, "t2": "Thanks for the invite.", "t3": "Dinner sounds good."}
+        assert rows_with(memory, CODE) == []
+        (event,) = deletions(memory)
+        assert event["source"] == "interpreter"
+        assert event["payload"]["requested_by"] == "bo"
+        assert event["payload"]["items_sha256"] == [sha(CODE)]
+        assert event["payload"]["kinds"] == ["code"]
+        assert memory.store.tombstones(EPISODE)[1] == {"code"}
+
+
+def test_a_request_turn_holding_only_the_request_is_not_kept() -> None:
+    turns = [HOME[0], Turn("t2", "bo", REQUEST, EPISODE, "2026-03-09T09:05", session_id="s1")]
+    with household(turns) as memory:
+        assert texts(memory) == {"t1": DINNER}
+        assert rows_with(memory, CODE) == []
+
+
+def test_a_turn_after_the_request_in_the_same_call_is_stored_without_the_item() -> None:
+    turns = [
+        Turn("t1", "bo", REQUEST, EPISODE, "2026-03-09T09:05", session_id="s1"),
+        Turn("t2", "ana", f"Noted, {CODE} is gone. See you at seven.", EPISODE, session_id="s1"),
+    ]
+    with household(turns) as memory:
+        assert texts(memory) == {"t2": "See you at seven."}
+        assert rows_with(memory, CODE) == []
+
+
+def test_later_calls_store_no_sentence_holding_a_forgotten_item(tmp_path: Path) -> None:
+    path = str(tmp_path / "home.db")
+    turns = [HOME[0], Turn("t2", "bo", REQUEST, EPISODE, "2026-03-09T09:05", session_id="s1")]
+    with household(turns, path) as memory:
+        memory.ingest_many(
+            [Turn("t3", "carla", f"Is the gate code still {CODE}? The bins go out on Monday.", EPISODE)]
+        )
+        assert texts(memory)["t3"] == "The bins go out on Monday."
+        memory.ingest_many([Turn("t4", "ana", f"{CODE}", EPISODE, session_id="s1")])  # nothing left
+        assert "t4" not in texts(memory)
+        assert rows_with(memory, CODE) == []
+    with Memory(path) as reopened:  # the tombstones are in the store, not the object
+        reopened.ingest_many([Turn("t1b", "ana", HOME[0].text, EPISODE, session_id="s9")])
+        assert texts(reopened)["t1b"] == DINNER
+        assert rows_with(reopened, CODE) == []
+        result = reopened.recall("ana", f"gate code {CODE}", k=20)
+        assert not any(CODE in item.text for item in result.items)
+
+
+def test_no_interpreter_no_action_on_requests() -> None:
+    turns = [HOME[0], Turn("t2", "bo", REQUEST, EPISODE, "2026-03-09T09:05", session_id="s1")]
+    with household(turns, interpreter=None) as memory:
+        assert texts(memory) == {"t1": HOME[0].text, "t2": REQUEST}
+        assert deletions(memory) == []
+        assert memory.store.tombstones(EPISODE) == (frozenset(), frozenset())
+
+
+# errors change nothing
+
+
+@pytest.fixture
+def home():
+    with household() as memory:
+        yield memory
+
+
+def test_forget_with_only_too_short_items_raises(home: Memory) -> None:
+    before = dump_tables(home)
+    with pytest.raises(InputError, match="nothing to forget"):
+        home.forget(["ab", "7", "  "], EPISODE)
+    assert dump_tables(home) == before
+
+
+def test_forget_through_an_unknown_turn_raises_naming_it(home: Memory) -> None:
+    before = dump_tables(home)
+    with pytest.raises(InputError, match="t99"):
+        home.forget([CODE], EPISODE, through_turn="t99")
+    assert dump_tables(home) == before
+
+
+def test_forget_by_an_unknown_principal_raises(home: Memory) -> None:
+    before = dump_tables(home)
+    with pytest.raises(UnknownPrincipal) as raised:
+        home.forget([CODE], EPISODE, requested_by="mallory")
+    assert raised.value.principal_id == "mallory"
+    assert dump_tables(home) == before
+    assert CODE in texts(home)["t1"]

@@ -1,0 +1,181 @@
+"""The rule interpreter: which turns are deletion requests, and which items and kinds they name."""
+
+from __future__ import annotations
+
+import pytest
+
+from govmem import Turn
+from govmem.governance.erasure import tokens
+from govmem.governance.interpreter import DeletionRequest, RuleInterpreter, interpret_all
+
+INTERPRETER = RuleInterpreter()
+
+
+def requests(text: str, speaker: str = "ana") -> list[DeletionRequest]:
+    return INTERPRETER.interpret(Turn("t1", speaker, text))
+
+
+def only(text: str, speaker: str = "ana") -> DeletionRequest:
+    (request,) = requests(text, speaker)
+    return request
+
+
+def keys(request: DeletionRequest) -> set[str]:
+    return {" ".join(tokens(item)) for item in request.items}
+
+
+def test_a_polite_request_names_a_value_and_its_kind() -> None:
+    request = only("Please erase the stale backup number 555-0462 from memory.")
+    assert request.items == ("555-0462",)
+    assert "number" in request.kinds
+    assert request.requested_by == "ana"
+
+
+def test_the_requester_is_the_speaker() -> None:
+    assert (
+        only("Please erase the stale backup number 555-0462 from memory.", speaker="bo").requested_by == "bo"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Delete Cedar Cabin, 555-0456, and the alias Wren from shared memory.",
+            {"cedar cabin", "555-0456", "wren"},
+        ),
+        (
+            "Delete Birch Hall, 555-0777, and the alias Finch from memory.",
+            {"birch hall", "555-0777", "finch"},
+        ),
+    ],
+)
+def test_an_imperative_lists_a_place_a_value_and_an_alias(text: str, expected: set[str]) -> None:
+    request = only(text)
+    assert keys(request) == expected
+    assert "alias" in request.kinds
+
+
+def test_a_treated_as_deleted_sentence_names_the_value() -> None:
+    request = only(
+        "Delete the earlier staff PIN from accessible memory. "
+        "The previous value 2284 should be treated as deleted and unavailable from now on."
+    )
+    assert request.items == ("2284",)
+    assert "pin" in request.kinds
+
+
+def test_a_treated_as_deleted_sentence_after_a_line_break() -> None:
+    request = only(
+        "Delete the earlier staff PIN from memory.\nThe previous value 2284 should be treated as deleted."
+    )
+    assert request.items == ("2284",)
+
+
+def test_a_treated_as_deleted_sentence_alone_is_not_a_request() -> None:
+    assert requests("The previous value 2284 should be treated as deleted going forward.") == []
+
+
+def test_quoted_wording_is_deleted_but_wording_to_keep_is_not() -> None:
+    request = only(
+        "Please delete the precise internal wording 'disciplinary hold' from memory. "
+        "Keep only the general wording 'schedule change'."
+    )
+    assert keys(request) == {"disciplinary hold"}
+    assert "wording" in request.kinds
+
+
+def test_only_the_earlier_amount_is_deleted() -> None:
+    request = only(
+        "Please remove the earlier draft amount of 3,450 EUR from active memory. "
+        "Future answers should use only the current confirmed 3,900 EUR amount."
+    )
+    assert request.items == ("3,450",)
+    assert "amount" in request.kinds
+    assert not keys(request) & {"eur", "3,900", "3,450 eur"}
+
+
+def test_a_value_kept_in_the_same_turn_is_not_deleted() -> None:
+    request = only("Please erase the stale desk code D-4471 from memory; the active code is D-5582.")
+    assert keys(request) == {"d-4471"}
+
+
+def test_a_naming_noun_introduces_a_phrase() -> None:
+    assert keys(only("Please forget the label blue heron from memory.")) == {"blue heron"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Prepare to remove the superseded code from active memory.",
+        "We are planning to delete the expired voucher code 5561 from memory next week.",
+        "Get ready to erase the retired PIN 8830 from memory.",
+    ],
+)
+def test_a_plan_is_not_a_request(text: str) -> None:
+    assert requests(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The new lease removes the automatic renewal clause.",
+        "The update removes the extra 15 USD fee.",
+        "I deleted the reminder for room 12 yesterday.",
+        "The app will delete files older than 30 days.",
+        "Can you remove the duplicate rows from the spreadsheet 2024-Q3?",
+        "Remove the tray from the oven at 6 pm.",
+        "Our memory of the trip to Lisbon is fading.",
+    ],
+)
+def test_unrelated_uses_of_a_deletion_verb_give_nothing(text: str) -> None:
+    assert requests(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "item", "qualifier"),
+    [
+        ("Delete the old Heron relay identifier relay-7 from memory.", "relay-7", "heron"),
+        ("Please delete the retired Kestrel door code 8812 from memory.", "8812", "kestrel"),
+        ("Delete the old Osprey Gate relay identifier relay-9 from memory.", "relay-9", "osprey gate"),
+    ],
+)
+def test_a_capitalised_qualifier_is_not_an_item(text: str, item: str, qualifier: str) -> None:
+    request = only(text)
+    assert keys(request) == {item}
+    assert not any(qualifier.split()[0] in key for key in keys(request))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a one-digit count after an article becomes the item 'the 2' (the short-value pairing of "
+    "_items_of joins the preceding word), so every sentence holding 'the 2' ('the 2 pm slot') is erased",
+)
+def test_a_short_count_after_an_article_is_not_an_item() -> None:
+    for request in requests("Please delete the 2 stale photos from memory."):
+        assert "the 2" not in keys(request)
+
+
+def test_a_short_value_keeps_its_noun() -> None:
+    request = only("Please delete seat 4 from memory.")
+    assert keys(request) == {"seat 4"}
+    assert "seat" in request.kinds
+
+
+def test_ordinary_turns_are_not_requests() -> None:
+    assert requests("The gate code is 4417, please keep it private.") == []
+    assert requests("My locker number is 2291.") == []
+
+
+def test_interpret_all_gives_the_index_of_each_request() -> None:
+    turns = [
+        Turn("t1", "ana", "The gate code is 4417."),
+        Turn("t2", "bo", "Please delete the old gate code 4417 from memory."),
+        Turn("t3", "ana", "Thanks."),
+        Turn("t4", "ana", "Please forget the label blue heron from memory."),
+    ]
+    found = interpret_all(INTERPRETER, turns)
+    assert [(index, request.requested_by, request.items) for index, request in found] == [
+        (1, "bo", ("4417",)),
+        (3, "ana", ("blue heron",)),
+    ]

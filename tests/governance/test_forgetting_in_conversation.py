@@ -159,12 +159,6 @@ def test_recall_after_forgetting_returns_nothing_holding_the_item() -> None:
         assert not any(CODE in item.text for item in memory.export("ana"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SQLiteStore.turns_containing filters candidate turns with instr(lower(text), needle): "
-    "SQLite's lower() folds ASCII only, while the needle is lower-cased by Python, so an item whose "
-    "longest token has a non-ASCII capital ('Éclair Café' -> 'éclair') never finds the turn and stays stored",
-)
 def test_forget_finds_an_item_with_a_non_ascii_capital() -> None:
     turns = [Turn("t1", "ana", "We meet at Éclair Café on Friday. Bring snacks.", EPISODE)]
     with household(turns) as memory:

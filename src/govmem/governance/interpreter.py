@@ -76,6 +76,34 @@ _CUE = re.compile(
     )
 )
 """Lower-cased fragments every request or "treated as deleted" sentence holds one of."""
+_FUNCTION_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "at",
+        "on",
+        "in",
+        "by",
+        "for",
+        "and",
+        "or",
+        "all",
+        "any",
+        "these",
+        "those",
+        "its",
+        "their",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+    ]
+)
+"""Words that do not make a short number an item ("the 2 photos" names no value)."""
 _SKIP_WORDS = frozenset({"delete", "remove", "erase", "please", "the", "deletion", "shared", "security", "i"})
 
 
@@ -166,10 +194,10 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
     words = _VALUE.findall(part)
     for index, word in enumerate(words):
         if any(c.isdigit() for c in word):
-            if len(word) < MIN_ITEM_CHARS and index > 0:
-                found.append(f"{words[index - 1]} {word}")
-            else:
+            if len(word) >= MIN_ITEM_CHARS:
                 found.append(word)
+            elif index > 0 and words[index - 1].lower() not in _FUNCTION_WORDS:
+                found.append(f"{words[index - 1]} {word}")  # "room 12", "seat B7"
     for match in _NAMING.finditer(part):
         phrase = match.group(1).strip(" ,.;")
         if (

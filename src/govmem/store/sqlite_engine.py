@@ -679,10 +679,13 @@ class SQLiteStore:
     def turns_containing(
         self, episode_id: str, needles: Sequence[str], through: int | None = None
     ) -> list[int]:
-        """Keys of the episode's turns whose text holds any needle (case-insensitive for
-        ASCII), up to turn key ``through``; a coarse filter the caller confirms."""
+        """Keys of the episode's turns whose text may hold a needle (case-insensitive), up
+        to turn key ``through``; a coarse filter the caller confirms. A needle beyond
+        ASCII, which SQLite cannot fold, matches every turn."""
         if not needles:
             return []
+        if not all(n.isascii() for n in needles):  # SQLite's lower() folds ASCII only: take them all
+            needles = [""]
         condition = " OR ".join(["instr(lower(text), ?) > 0"] * len(needles))
         params: list = [episode_id, *(n.lower() for n in needles)]
         limit = ""

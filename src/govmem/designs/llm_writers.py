@@ -60,32 +60,37 @@ def _transcript(lines: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-class LLMSummaryWriter:
+class _LLMProseWriter:
+    """Prose from a group's lines: a summary or a narrative, after the object's title."""
+
+    system = ""
+    instruction = ""
+
     def __init__(self, client: LLMClient, max_tokens: int = 400):
         self.client = client
         self.max_tokens = max_tokens
         self.name = f"llm:{client.model}"
+
+    def _write(self, title: str, lines: Sequence[str], sources: Sequence[int]) -> str:
+        prompt = f"{self.instruction}\n\n{_transcript(lines)}"
+        reply = self.client.complete(prompt, system=self.system, max_tokens=self.max_tokens, sources=sources)
+        return f"{title} {reply.text.strip()}"
+
+
+class LLMSummaryWriter(_LLMProseWriter):
+    system = SUMMARY_SYSTEM
+    instruction = "Summarize these lines in at most five sentences."
 
     def summarize(self, title: str, lines: Sequence[str], sources: Sequence[int]) -> str:
-        prompt = f"Summarize these lines in at most five sentences.\n\n{_transcript(lines)}"
-        reply = self.client.complete(
-            prompt, system=SUMMARY_SYSTEM, max_tokens=self.max_tokens, sources=sources
-        )
-        return f"{title} {reply.text.strip()}"
+        return self._write(title, lines, sources)
 
 
-class LLMNarrativeWriter:
-    def __init__(self, client: LLMClient, max_tokens: int = 400):
-        self.client = client
-        self.max_tokens = max_tokens
-        self.name = f"llm:{client.model}"
+class LLMNarrativeWriter(_LLMProseWriter):
+    system = NARRATIVE_SYSTEM
+    instruction = "Retell this segment as a narrative."
 
     def narrate(self, title: str, lines: Sequence[str], sources: Sequence[int]) -> str:
-        prompt = f"Retell this segment as a narrative.\n\n{_transcript(lines)}"
-        reply = self.client.complete(
-            prompt, system=NARRATIVE_SYSTEM, max_tokens=self.max_tokens, sources=sources
-        )
-        return f"{title} {reply.text.strip()}"
+        return self._write(title, lines, sources)
 
 
 class LLMFactExtractor:

@@ -183,3 +183,21 @@ def test_open_access_serves_everything_to_everyone() -> None:
         assert {i.object_id for i in memory.export("kit")} == {o.object_id for o in objects(memory).values()}
         scope = memory.authorizer.scope(memory.store, memory.store.get_principal("kit"), AT)
         assert scope.labels is None
+
+
+def test_a_logistics_sentence_naming_a_procedure_reaches_family_with_logistics_access() -> None:
+    """ "Procedure" is what appointments are for, not a clinical detail: Fay (Ada's family,
+    scheduling only) reads when and where; the sentence naming the drug stays withheld."""
+    turns = [
+        Turn(
+            "t1",
+            "rex",
+            "Ada's procedure is on Friday at 10:20 am, arrival at 8:50 am.",
+            timestamp=DAY + "09:00:00",
+        ),
+        Turn("t2", "lee", "Ada will stop warfarin 2 days before the procedure.", timestamp=DAY + "09:05:00"),
+    ]
+    with small_clinic(turns) as memory:
+        seen = {item.sources[0]: item.text for item in memory.export("fay", design="turn")}
+    assert "10:20 am" in seen.get("t1", "")
+    assert "t2" not in seen

@@ -74,8 +74,16 @@ def main(ctx: click.Context, db: str) -> None:
     "llm_config",
     default=None,
     metavar="CONFIG",
-    help="Derived designs (summary, narrative, fact) write through the LLM configured in this "
-    "TOML file (or 'env' for GOVMEM_LLM_* variables); default: offline writers.",
+    help="Derived designs (summary, narrative, fact) and --interpreter llm use the LLM configured "
+    "in this TOML file (or 'env' for GOVMEM_LLM_* variables); default: offline writers.",
+)
+@click.option(
+    "--interpreter",
+    default="rules",
+    show_default=True,
+    type=click.Choice(["rules", "llm"]),
+    help="Who reads deletion requests out of the turns: offline rules, or the --llm model "
+    "(rules when it fails).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
@@ -87,12 +95,15 @@ def ingest(
     embedder: str | None,
     policy: str | None,
     llm_config: str | None,
+    interpreter: str,
     as_json: bool,
 ) -> None:
     """Ingest FILE: GateMem episodes or one turn per line (JSON Lines).
 
     The whole file is stored in one transaction: if any line is bad, nothing is.
     """
+    if interpreter == "llm" and llm_config is None:
+        raise click.BadParameter("--interpreter llm needs --llm CONFIG", param_hint="--interpreter")
     if looks_like_episodes(file):
         episodes = read_episodes(file)
         turns = sum(len(e.turns) for e in episodes)
@@ -101,10 +112,20 @@ def ingest(
         episodes, turn_list = None, list(iter_turns(file))
         turns, source = len(turn_list), "turns"
     llm = _llm_client(llm_config)
+    read_by = None
+    if interpreter == "llm":
+        from govmem.governance.llm_interpreter import LLMInterpreter, roles_of
+
+        read_by = LLMInterpreter(llm)
+    options: dict[str, Any] = {} if read_by is None else {"interpreter": read_by}
     with (
-        Memory(ctx.obj["db"], designs=designs or None, embedder=embedder, policy=policy, llm=llm) as memory,
+        Memory(
+            ctx.obj["db"], designs=designs or None, embedder=embedder, policy=policy, llm=llm, **options
+        ) as memory,
         click.progressbar(length=turns, label=f"ingesting {turns} turns", file=sys.stderr) as bar,
     ):
+        if read_by is not None:
+            read_by.roles = roles_of(memory.store)  # the prompt names the speaker's role
         if episodes is not None:
             report = memory.ingest_episodes(episodes, progress=bar.update)
         else:

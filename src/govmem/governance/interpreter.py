@@ -65,12 +65,12 @@ _PLACE_HEAD = re.compile(
     r"address|site|location|house|shelter)\b",
     re.I,
 )
-_KINDS = re.compile(
+KIND_WORDS = re.compile(
     r"\b(pin|code|phrase|label|number|amount|contact|location|token|mapping|wording|address|alias|name|"
     r"line|room|seat|identifier|time|entrance)s?\b",
     re.I,
 )
-_CUE = re.compile(
+DELETION_CUES = re.compile(
     trie_pattern(
         ["delet", "remov", "eras", "forget", "purg", "scrub", "wipe", "treated as", "marked as", "should no"]
     )
@@ -127,7 +127,7 @@ class RuleInterpreter:
 
     def interpret(self, turn: Turn) -> list[DeletionRequest]:
         text = turn.text
-        if _CUE.search(text.lower()) is None:  # most turns: settled by one cheap scan
+        if DELETION_CUES.search(text.lower()) is None:  # most turns: settled by one cheap scan
             return []
         if not _VERB.search(text) and not _DELETED.search(text):
             return []
@@ -140,7 +140,7 @@ class RuleInterpreter:
         kinds: set[str] = set()
         for sentence in named:
             items.extend(_items_of(sentence))
-            kinds.update(k.lower() for k in _KINDS.findall(_before_keep(sentence)))
+            kinds.update(k.lower() for k in KIND_WORDS.findall(_before_keep(sentence)))
         kept = {_key(i) for s in sentences if s not in named for i in _items_of(s, everything=True)}
         kept |= {_key(i) for s in named for i in _kept_in(s)}
         unique: dict[str, str] = {}

@@ -52,7 +52,13 @@ from typing import TYPE_CHECKING, Any
 
 from govmem.errors import LLMError
 from govmem.governance.erasure import MIN_ITEM_CHARS, tokens
-from govmem.governance.interpreter import _CUE, _KINDS, DeletionRequest, Interpreter, RuleInterpreter
+from govmem.governance.interpreter import (
+    DELETION_CUES,
+    KIND_WORDS,
+    DeletionRequest,
+    Interpreter,
+    RuleInterpreter,
+)
 from govmem.llm.client import LLMClient
 from govmem.models import Turn
 
@@ -143,7 +149,7 @@ def might_govern(text: str) -> bool:
     and for a few more phrasings ("redact", "do not keep").
     """
     lowered = text.lower()
-    return _CUE.search(lowered) is not None or any(cue in lowered for cue in _EXTRA_CUES)
+    return DELETION_CUES.search(lowered) is not None or any(cue in lowered for cue in _EXTRA_CUES)
 
 
 def roles_of(store: Store) -> Callable[[str], str | None]:
@@ -266,7 +272,7 @@ def checked_requests(
             seen.add(key)
             kept.append(item)
         if kept:
-            vocabulary = {match.lower() for kind in kinds for match in _KINDS.findall(kind)}
+            vocabulary = {match.lower() for kind in kinds for match in KIND_WORDS.findall(kind)}
             found.append(DeletionRequest(turn.speaker, tuple(kept), tuple(sorted(vocabulary))))
     return found
 

@@ -62,6 +62,7 @@ class _Changes:
     vectors: list[np.ndarray] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     turn_vectors: dict[int, np.ndarray] = field(default_factory=dict)
+    erased: bool = False  # text was erased: old page images must leave the write-ahead log
 
 
 def _object_key(object_id: str) -> int | None:
@@ -599,6 +600,7 @@ class Memory:
             self.store.delete_objects(sorted(leftover))
             changes.removed.extend(leftover)
             self.store.delete_turns(sorted(deleted))
+            changes.erased = True
             report.turns = len(deleted)
             report.turn_ids = list(turn_ids)
         return self._publish(report, changes)
@@ -716,6 +718,7 @@ class Memory:
             rewrites.append((key, erasure.text, label, spans_json))
         if not rewrites and not emptied:
             return report
+        changes.erased = True
         self.store.rewrite_turns(rewrites)
         changed = frozenset(key for key, *_ in rewrites) | frozenset(emptied)
         for key in changed:  # their vectors were of the old text
@@ -803,7 +806,11 @@ class Memory:
         return vectors
 
     def _publish(self, report: WriteReport, changes: _Changes) -> WriteReport:
-        """After commit: bring the in-memory index in step with the store."""
+        """After commit: bring the in-memory index in step with the store, and after an
+        erasure copy the log into the database file and truncate it (the log still holds
+        the pages as they were before, erased text included)."""
+        if changes.erased:
+            self.store.checkpoint()
         removed = set(changes.removed)
         self.retriever.removed(sorted(removed))
         if changes.added:

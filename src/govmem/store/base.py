@@ -96,6 +96,10 @@ class Store(Protocol):
         """A number that changes whenever principals, relationships or grants change."""
         ...
 
+    def checkpoint(self) -> bool:
+        """Move what a journal holds into the database and empty it (after erasing text)."""
+        ...
+
     def forgotten_kinds(self) -> frozenset[str]:
         """The kinds of thing deletions have forgotten (tombstones keep no text)."""
         ...

@@ -727,6 +727,14 @@ class SQLiteStore:
         rows = self.db.execute("SELECT DISTINCT kinds FROM tombstones")
         return frozenset(kind for (listed,) in rows for kind in json.loads(listed))
 
+    def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the database file and truncate it; False when a
+        reader still holds an older snapshot (the log is then emptied by a later checkpoint)."""
+        if self.db.in_transaction:
+            return False
+        busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+        return busy == 0
+
     def source_labels(self) -> Iterator[tuple[int, list[int]]]:
         """(object key, label keys of its source turns) for every object."""
         rows = self.db.execute(

@@ -174,3 +174,11 @@ def test_interpret_all_gives_the_index_of_each_request() -> None:
         (1, "bo", ("4417",)),
         (3, "ana", ("blue heron",)),
     ]
+
+
+def test_what_a_quoted_mapping_maps_to_is_an_item_of_its_own() -> None:
+    request = only(
+        "Delete the mapping from memory: do not retain the note 'Project Falcon = Norbridge Logistics'."
+    )
+    assert {"project falcon norbridge logistics", "norbridge logistics"} <= keys(request)
+    assert "project falcon" not in keys(request)  # the public project name stays

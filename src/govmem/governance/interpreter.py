@@ -191,6 +191,8 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
     if not everything and _KEEP.search(part) and not _VERB.search(part) and not _DELETED.search(part):
         return []
     found = [m.group(1) for m in _QUOTED.finditer(part)]
+    # A quoted mapping ("Project X = Customer Y"): what it maps to is a secret on its own.
+    found += [q.split("=", 1)[1].strip() for q in found if q.count("=") == 1]
     words = _VALUE.findall(part)
     for index, word in enumerate(words):
         if any(c.isdigit() for c in word):

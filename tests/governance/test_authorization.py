@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from govmem import Memory, Turn
+from govmem import Memory, Principal, Turn
 from govmem.governance import OpenAccess
 from govmem.governance.authorization import PolicyAuthorizer
 from govmem.governance.policy_engine import DEFAULT_DENY
@@ -201,3 +201,24 @@ def test_a_logistics_sentence_naming_a_procedure_reaches_family_with_logistics_a
         seen = {item.sources[0]: item.text for item in memory.export("fay", design="turn")}
     assert "10:20 am" in seen.get("t1", "")
     assert "t2" not in seen
+
+
+def test_household_adults_share_logistics_but_not_private_notes_or_codes() -> None:
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(
+            [
+                Principal("mara", "primary_resident", "Mara Chen"),
+                Principal("leah", "adult_child", "Leah Chen"),
+                Principal("erin", "roommate", "Erin Brooks"),
+            ]
+        )
+        memory.ingest_many(
+            [
+                Turn("t1", "leah", "Leah's exact handoff is 6:40 AM at the south kiosk.", "home"),
+                Turn("t2", "mara", "The side keypad code is 5274 for Saturday.", "home"),
+                Turn("t3", "mara", "Trash pickup moved to Thursday morning.", "home"),
+            ]
+        )
+        seen = {p: {i.sources[0] for i in memory.export(p, design="turn")} for p in ("mara", "erin")}
+    assert seen["mara"] == {"t1", "t2", "t3"}
+    assert seen["erin"] == {"t3"}

@@ -558,16 +558,25 @@ HELPERS = (
 )
 
 
-def test_residents_read_the_households_codes(gatemem) -> None:
-    read = 0
+def test_the_primary_resident_reads_the_households_codes_and_other_adults_do_not(gatemem) -> None:
+    """Codes are handed out by the primary resident; a partner, adult child or roommate
+    reads only the codes that are about them."""
+    read = withheld = 0
     for store, r in relationship_cases(gatemem("household"), "household_member"):
-        if store.principals[r.principal_id].role == "minor_child":
+        role = store.principals[r.principal_id].role
+        if role == "minor_child":
             continue
         for sentence in store.sentences:
-            if "credentials" in sentence.tags:
+            if "credentials" not in sentence.tags:
+                continue
+            if role == "primary_resident":
                 assert store.reads(r.principal_id, sentence), (r, sentence)
                 read += 1
-    assert read > 900
+            elif r.principal_id not in {subject for subject, _ in sentence.facets}:
+                assert not store.reads(r.principal_id, sentence), (r, sentence)
+                withheld += 1
+    assert read > 200
+    assert withheld > 200
 
 
 def test_guests_and_service_roles_never_read_someone_elses_codes_or_private_notes(gatemem) -> None:

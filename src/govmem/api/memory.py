@@ -23,7 +23,7 @@ from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
 from govmem.governance.erasure import MIN_ITEM_CHARS, Tombstones, erase, longest_tokens, moved_spans
-from govmem.governance.interpreter import Interpreter, RuleInterpreter
+from govmem.governance.interpreter import Interpreter, RuleInterpreter, interpret_all
 from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
@@ -608,22 +608,22 @@ class Memory:
     def _govern(self, turns: Sequence[Turn], keys: Sequence[int], changes: _Changes) -> None:
         """Act on what new turns say: deletion requests are carried out (each over the
         turns up to it), and forgotten items are erased from every new turn."""
-        if self.interpreter is not None:
-            for index, turn in enumerate(turns):
-                for request in self.interpreter.interpret(turn):
-                    tombstones = Tombstones.of_items(request.items)
-                    if tombstones:
-                        self._forget(
-                            tombstones,
-                            request.items,
-                            turn.episode_id,
-                            request.requested_by,
-                            keys[index],
-                            request.kinds,
-                            turn.timestamp,
-                            changes,
-                            source="interpreter",
-                        )
+        requests = interpret_all(self.interpreter, turns) if self.interpreter is not None else []
+        for index, request in requests:
+            tombstones = Tombstones.of_items(request.items)
+            if tombstones:
+                turn = turns[index]
+                self._forget(
+                    tombstones,
+                    request.items,
+                    turn.episode_id,
+                    request.requested_by,
+                    keys[index],
+                    request.kinds,
+                    turn.timestamp,
+                    changes,
+                    source="interpreter",
+                )
         by_episode: dict[str, list[int]] = {}
         for turn, key in zip(turns, keys, strict=True):
             by_episode.setdefault(turn.episode_id, []).append(key)

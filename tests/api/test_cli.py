@@ -21,6 +21,10 @@ COMMANDS = [
     ["export"],
     ["grant"],
     ["revoke"],
+    ["forget"],
+    ["receipt"],
+    ["receipt", "verify"],
+    ["receipt", "key"],
     ["decisions"],
     ["policy"],
     ["stats"],
@@ -352,3 +356,59 @@ def test_policy_prints_a_pack(run) -> None:
     assert shown.exit_code == 0
     assert "project-core-team: allow; relationship project_member" in shown.stdout
     assert_clean_error(run("policy", "nosuchpack"), "no policy pack 'nosuchpack'")
+
+
+def test_forget_writes_a_receipt_that_verifies_and_fails_when_edited(run, ingested: Result, tmp_path) -> None:
+    receipt_file = tmp_path / "receipt.json"
+    forgot = run(
+        "forget",
+        "Alder Lane",
+        "--episode",
+        "demo_maple_clinic",
+        "--by",
+        "patient_walter_brandt",
+        "--through",
+        "t006",
+        "--receipt",
+        str(receipt_file),
+    )
+    assert forgot.exit_code == 0, forgot.output
+    assert "turn(s) rewritten" in forgot.stdout and "receipt written to" in forgot.stdout
+    receipt = json.loads(receipt_file.read_text())
+    assert "Alder" not in receipt_file.read_text()
+    assert receipt["request"]["through_turn"] == "t006"
+    assert [t["turn_id"] for t in receipt["turns_rewritten"]] == ["t004"]
+    key = run("receipt", "key")
+    assert key.exit_code == 0 and key.stdout.strip() == receipt["public_key"]
+
+    verified = run("receipt", "verify", str(receipt_file))
+    assert (verified.exit_code, verified.stdout) == (0, "valid\n")
+    verified = run("receipt", "verify", str(receipt_file), "--public-key", key.stdout.strip())
+    assert (verified.exit_code, verified.stdout) == (0, "valid\n")
+
+    receipt["turns_rewritten"][0]["turn_id"] = "t005"
+    receipt_file.write_text(json.dumps(receipt))
+    edited = run("receipt", "verify", str(receipt_file))
+    assert edited.exit_code == 1
+    assert edited.stdout.startswith("INVALID: ") and "does not match" in edited.stdout
+
+    receipt_file.write_text("{not json")
+    broken = run("receipt", "verify", str(receipt_file))
+    assert broken.exit_code == 1 and broken.stdout.startswith("INVALID: not a receipt")
+
+
+def test_forget_as_json_and_against_another_key(run, ingested: Result, tmp_path) -> None:
+    forgot = run("forget", "Alder Lane", "--episode", "demo_maple_clinic", "--json")
+    assert forgot.exit_code == 0, forgot.output
+    report = json.loads(forgot.stdout)
+    assert report["turns"] >= 1 and report["objects_removed"] >= 1
+    receipt_file = tmp_path / "receipt.json"
+    receipt_file.write_text(json.dumps(report["receipt"]))
+    other = "A" * 43 + "="
+    wrong = run("receipt", "verify", str(receipt_file), "--public-key", other)
+    assert wrong.exit_code == 1 and "another key" in wrong.stdout
+
+
+def test_forget_needs_a_known_episode_turn(run, ingested: Result) -> None:
+    result = run("forget", "Alder Lane", "--episode", "demo_maple_clinic", "--through", "t999")
+    assert_clean_error(result, "no turn 't999'")

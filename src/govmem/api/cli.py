@@ -281,6 +281,103 @@ def revoke(ctx: click.Context, grant_id: int, by: str, at: str | None) -> None:
 
 
 @main.command()
+@click.argument("items", nargs=-1, required=True)
+@click.option("--episode", "episode_id", required=True, help="The episode whose turns hold the items.")
+@click.option("--by", "requested_by", default=None, help="The principal who asks.")
+@click.option("--through", "through_turn", default=None, help="Erase only up to this turn id.")
+@click.option("--kind", "kinds", multiple=True, help="What sort of thing the items are (repeatable).")
+@click.option(
+    "--receipt",
+    "receipt_file",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write the signed receipt to this file.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report and receipt as JSON.")
+@click.pass_context
+@_reports_errors
+def forget(
+    ctx: click.Context,
+    items: tuple[str, ...],
+    episode_id: str,
+    requested_by: str | None,
+    through_turn: str | None,
+    kinds: tuple[str, ...],
+    receipt_file: str | None,
+    as_json: bool,
+) -> None:
+    """Erase every sentence holding one of ITEMS from the episode, with a signed receipt."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        report = memory.forget(list(items), episode_id, requested_by, through_turn=through_turn, kinds=kinds)
+    receipt = report.receipt
+    if receipt_file:
+        with open(receipt_file, "w") as handle:
+            json.dump(receipt, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+    if as_json:
+        _emit(
+            {
+                "turns": report.turns,
+                "objects_added": report.objects_added,
+                "objects_removed": report.objects_removed,
+                "receipt": receipt,
+            }
+        )
+        return
+    click.echo(
+        f"forgot {len(items)} item(s) in episode {episode_id}: "
+        f"{len(receipt['turns_rewritten'])} turn(s) rewritten, {len(receipt['turns_deleted'])} deleted; "
+        f"{report.objects_removed} memory objects removed, {report.objects_added} derived again"
+    )
+    if receipt_file:
+        click.echo(f"receipt written to {receipt_file} (key {receipt['key_id']})")
+    else:
+        click.echo(json.dumps(receipt, indent=2, sort_keys=True))
+
+
+@main.group()
+def receipt() -> None:
+    """Receipts of forgetting: verify them, show the store's key."""
+
+
+@receipt.command("verify")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--public-key",
+    default=None,
+    metavar="KEY",
+    help="The issuing store's public key (base64, see 'govmem receipt key'); default: the "
+    "key embedded in the receipt, which proves integrity only.",
+)
+def receipt_verify(file: str, public_key: str | None) -> None:
+    """Check that the receipt in FILE is unaltered: exit 0 "valid", or 1 "INVALID: why"."""
+    from govmem.governance.receipts import check
+
+    try:
+        with open(file, encoding="utf-8") as handle:
+            data = json.load(handle)
+        why = check(data, public_key)
+    except (ValueError, GovmemError) as exc:  # not JSON, or not a receipt
+        why = f"not a receipt ({exc})"
+    if why is None:
+        click.echo("valid")
+        return
+    click.echo(f"INVALID: {why}")
+    sys.exit(1)
+
+
+@receipt.command("key")
+@click.pass_context
+@_reports_errors
+def receipt_key(ctx: click.Context) -> None:
+    """Print the store's public key (base64), which verifies its receipts."""
+    _require_store(ctx.obj["db"])
+    with Memory(ctx.obj["db"]) as memory:
+        click.echo(memory.public_key())
+
+
+@main.command()
 @click.option("-n", "limit", default=20, show_default=True, help="How many recent decisions.")
 @click.pass_context
 @_reports_errors

@@ -22,11 +22,27 @@ from govmem.designs import Deriver, make_derivers
 from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
-from govmem.governance.erasure import MIN_ITEM_CHARS, Tombstones, erase, longest_tokens, moved_spans
+from govmem.governance.erasure import (
+    MIN_ITEM_CHARS,
+    Tombstones,
+    collateral_sentences,
+    erase,
+    longest_tokens,
+    moved_spans,
+)
 from govmem.governance.interpreter import Interpreter, RuleInterpreter, interpret_all
 from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
+from govmem.governance.receipts import (
+    ErasureLedger,
+    Receipt,
+    new_signing_key,
+    new_store_id,
+    public_key_of,
+    sha256_text,
+    sign,
+)
 from govmem.llm.cache import SQLiteResponseCache
 from govmem.llm.client import LLMClient
 from govmem.loaders.gatemem import Episode
@@ -54,6 +70,8 @@ class WriteReport:
     objects_added: int = 0
     objects_removed: int = 0
     turn_ids: list[str] = field(default_factory=list)
+    receipt: dict | None = None
+    """The signed receipt of a ``forget`` (see :mod:`govmem.governance.receipts`)."""
 
 
 @dataclass
@@ -63,6 +81,7 @@ class _Changes:
     removed: list[int] = field(default_factory=list)
     turn_vectors: dict[int, np.ndarray] = field(default_factory=dict)
     erased: bool = False  # text was erased: old page images must leave the write-ahead log
+    ledger: ErasureLedger | None = None  # set while a deletion request runs: what it changed
 
 
 def _object_key(object_id: str) -> int | None:
@@ -386,6 +405,34 @@ class Memory:
         """Every governance event in time order, with its provenance (API call or turn)."""
         return self.store.events()
 
+    def receipts(self) -> list[dict]:
+        """The signed receipt of every deletion request carried out here, oldest first."""
+        return self.store.receipts()
+
+    def public_key(self) -> str:
+        """The store's Ed25519 public key (base64), which verifies its receipts.
+
+        The private key is created on first use and kept in the store file: whoever
+        holds the file can sign. Receipts prove they were not altered and which store
+        issued them, not that the store's operator is honest.
+        """
+        with self._write():
+            return public_key_of(self._signing_key())
+
+    def _signing_key(self) -> str:
+        key = self.store.get_meta("signing_key")
+        if key is None:
+            key = new_signing_key()
+            self.store.set_meta("signing_key", key)
+        return key
+
+    def _store_id(self) -> str:
+        store_id = self.store.get_meta("store_id")
+        if store_id is None:
+            store_id = new_store_id()
+            self.store.set_meta("store_id", store_id)
+        return store_id
+
     # writes
 
     def ingest(self, turn: Turn | Mapping[str, Any]) -> WriteReport:
@@ -623,6 +670,7 @@ class Memory:
                     turn.timestamp,
                     changes,
                     source="interpreter",
+                    through_turn=turn.turn_id,
                 )
         by_episode: dict[str, list[int]] = {}
         for turn, key in zip(turns, keys, strict=True):
@@ -651,7 +699,8 @@ class Memory:
         limits erasure to turns up to that one (a request covers what was said
         before it). The items are remembered only as tombstones (digests), which
         keep them out of turns ingested later; ``kinds`` ("PIN", "phone number")
-        say what sort of thing they were.
+        say what sort of thing they were. The report carries the request's signed
+        ``receipt`` (digests of what went, never text; :meth:`receipts` lists them all).
         """
         tombstones = Tombstones.of_items(items)
         if not tombstones:
@@ -666,7 +715,17 @@ class Memory:
                     raise InputError(f"no turn {through_turn!r} in episode {episode_id!r}")
                 through = keys[through_turn]
             changes = _Changes()
-            report = self._forget(tombstones, items, episode_id, requested_by, through, kinds, at, changes)
+            report = self._forget(
+                tombstones,
+                items,
+                episode_id,
+                requested_by,
+                through,
+                kinds,
+                at,
+                changes,
+                through_turn=through_turn,
+            )
         return self._publish(report, changes)
 
     def _forget(
@@ -680,6 +739,7 @@ class Memory:
         at: str | None,
         changes: _Changes,
         source: str = "api",
+        through_turn: str | None = None,
     ) -> WriteReport:
         event = self.store.record_event(  # first: the request's own turn may go
             "deletion",
@@ -695,8 +755,30 @@ class Memory:
             source_turn_key=through,
         )
         candidates = self.store.turns_containing(episode_id, longest_tokens(items), through)
-        report = self._erase(tombstones, candidates, changes)
+        added_before = len(changes.added)
+        changes.ledger = ledger = ErasureLedger()
+        try:
+            report = self._erase(tombstones, candidates, changes)
+        finally:
+            changes.ledger = None
         self.store.add_tombstones(tombstones.entries, episode_id, kinds, event)
+        receipt = Receipt.of(
+            ledger,
+            store_id=self._store_id(),
+            request={
+                "requested_by": requested_by,
+                "episode_id": episode_id,
+                "items_sha256": sorted(d for _, d in tombstones.entries),
+                "kinds": sorted(kinds),
+                "through_turn": through_turn,
+                "at": at,
+            },
+            issued_at=utc_now() + "Z",
+            objects_added=[f"{kind}-{key}" for key, kind, _, _ in changes.added[added_before:]],
+            tombstones_added=len(tombstones.entries),
+        )
+        report.receipt = sign(receipt, self._signing_key())
+        self.store.add_receipt(report.receipt, event)
         return report
 
     def _erase(self, tombstones: Tombstones, turn_keys: Sequence[int], changes: _Changes) -> WriteReport:
@@ -704,10 +786,14 @@ class Memory:
         again every object drawn from a changed turn."""
         report = WriteReport()
         rewrites, emptied = [], []
+        ledger, hashes = changes.ledger, {}  # hashes: key -> (before, after or None)
         for key, (_, text, spans) in self.store.turn_spans(turn_keys).items():
             erasure = erase(text, tombstones)
             if erasure is None:
                 continue
+            if ledger is not None:  # while the text is still here
+                hashes[key] = (sha256_text(text), None if erasure.empty else sha256_text(erasure.text))
+                ledger.collateral += collateral_sentences(text, erasure, tombstones)
             if erasure.empty:
                 emptied.append(key)
                 continue
@@ -719,8 +805,15 @@ class Memory:
         if not rewrites and not emptied:
             return report
         changes.erased = True
-        self.store.rewrite_turns(rewrites)
         changed = frozenset(key for key, *_ in rewrites) | frozenset(emptied)
+        if ledger is not None:
+            for stored in self.store.turns_by_keys(changed):
+                before, after = hashes[stored.turn_key]
+                if after is None:
+                    ledger.deleted[stored.turn.turn_id] = before
+                else:
+                    ledger.rewritten[stored.turn.turn_id] = (before, after)
+        self.store.rewrite_turns(rewrites)
         for key in changed:  # their vectors were of the old text
             changes.turn_vectors.pop(key, None)
         derived = self.store.objects_derived_from(changed)
@@ -729,8 +822,7 @@ class Memory:
             if groups:
                 self._rederive(deriver, groups, {}, frozenset(emptied), changes)
         stale = sorted({key for key, _, _ in self.store.objects_derived_from(frozenset(emptied))})
-        self.store.delete_objects(stale)  # any object still drawn from a turn that goes
-        changes.removed.extend(stale)
+        self._drop_objects(stale, changes)  # any object still drawn from a turn that goes
         self.store.cache_forget_sources(emptied)
         self.store.delete_turns(sorted(emptied))
         report.turns = len(changed)
@@ -772,9 +864,7 @@ class Memory:
                 signature = (draft.group_id, draft.text, tuple(sorted(set(draft.source_keys))))
                 if existing.pop(signature, None) is None:
                     fresh.append(draft)
-        stale = sorted(existing.values())
-        self.store.delete_objects(stale)
-        changes.removed.extend(stale)
+        self._drop_objects(sorted(existing.values()), changes)
         turns = {t.turn_key: t for group in members.values() for t in group}
         labels = [self._label_of_sources(d.source_keys, turns) for d in fresh]
         vectors = self._vectors(fresh, turns, changes.turn_vectors)
@@ -783,6 +873,14 @@ class Memory:
             (key, d.kind, d.observed_at, label) for key, d, label in zip(keys, fresh, labels, strict=True)
         )
         changes.vectors.append(vectors)
+
+    def _drop_objects(self, keys: Sequence[int], changes: _Changes) -> None:
+        """Delete objects; while a deletion request runs, its ledger keeps their text's hash."""
+        if changes.ledger is not None and keys:
+            for obj in self.store.get_objects(keys).values():
+                changes.ledger.removed[obj.object_id] = sha256_text(obj.text)
+        self.store.delete_objects(keys)
+        changes.removed.extend(keys)
 
     def _vectors(
         self, drafts: Sequence[ObjectDraft], turns: Mapping[int, StoredTurn], cache: dict[int, np.ndarray]

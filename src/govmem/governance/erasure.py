@@ -105,6 +105,14 @@ def erase(text: str, tombstones: Tombstones) -> Erasure | None:
     return Erasure(new_text, tuple(kept))
 
 
+def collateral_sentences(text: str, erasure: Erasure, tombstones: Tombstones) -> int:
+    """How many sentences the erasure took that held no item themselves (an item
+    spanning a sentence break, or formed across the seam of two kept sentences,
+    takes the whole turn)."""
+    kept = {start for start, _, _ in erasure.kept}
+    return sum(1 for s, e in sentence_spans(text) if s not in kept and not tombstones.held_by(text[s:e]))
+
+
 def moved_spans(spans: Sequence[tuple[int, int, int]], erasure: Erasure) -> list[tuple[int, int, int]]:
     """Stored (start, end, label) spans carried onto the erased text, clipped to what was kept."""
     moved: list[tuple[int, int, int]] = []

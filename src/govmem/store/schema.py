@@ -168,7 +168,21 @@ def _v4(db: Database) -> None:
     db.executescript(V4)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4]
+V5 = """
+CREATE TABLE receipts (
+    receipt_key INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_key   INTEGER REFERENCES governance_events(event_key),
+    receipt     TEXT NOT NULL
+);
+"""
+
+
+def _v5(db: Database) -> None:
+    """Receipts: the signed record of each deletion request (digests, never text)."""
+    db.executescript(V5)
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4, _v5]
 LATEST_VERSION = len(MIGRATIONS)
 
 

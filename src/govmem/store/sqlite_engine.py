@@ -796,6 +796,18 @@ class SQLiteStore:
         names = ("event_key", "kind", "effective_at", "recorded_at", "payload", "source", "source_turn_key")
         return [dict(zip(names, (*row[:4], json.loads(row[4]), *row[5:]), strict=True)) for row in rows]
 
+    def add_receipt(self, receipt: dict, event_key: int | None) -> None:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT INTO receipts(event_key, receipt) VALUES (?, ?)",
+                (event_key, json.dumps(receipt, sort_keys=True)),
+            )
+
+    def receipts(self) -> list[dict]:
+        """Every stored receipt, oldest first."""
+        rows = self.db.execute("SELECT receipt FROM receipts ORDER BY receipt_key")
+        return [json.loads(receipt) for (receipt,) in rows]
+
     def insert_grant(self, grant: Grant, event_key: int) -> int:
         with self.db.atomic():
             self.db.execute(

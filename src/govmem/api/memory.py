@@ -638,16 +638,7 @@ class Memory:
             if missing:
                 raise InputError(f"no turn {missing[0]!r} in episode {episode_id!r}")
             deleted = frozenset(keys.values())
-            derived = self.store.objects_derived_from(deleted)
-            for deriver in self.derivers:
-                groups = {group for _, kind, group in derived if kind == deriver.kind}
-                if groups:
-                    self._rederive(deriver, groups, {}, deleted, changes)
-            leftover = {key for key, _, _ in derived} - set(changes.removed)
-            self.store.delete_objects(sorted(leftover))
-            changes.removed.extend(leftover)
-            self.store.delete_turns(sorted(deleted))
-            changes.erased = True
+            self._close_over(deleted, deleted, changes)
             report.turns = len(deleted)
             report.turn_ids = list(turn_ids)
         return self._publish(report, changes)
@@ -804,7 +795,6 @@ class Memory:
             rewrites.append((key, erasure.text, label, spans_json))
         if not rewrites and not emptied:
             return report
-        changes.erased = True
         changed = frozenset(key for key, *_ in rewrites) | frozenset(emptied)
         if ledger is not None:
             for stored in self.store.turns_by_keys(changed):
@@ -816,17 +806,24 @@ class Memory:
         self.store.rewrite_turns(rewrites)
         for key in changed:  # their vectors were of the old text
             changes.turn_vectors.pop(key, None)
+        self._close_over(changed, frozenset(emptied), changes)
+        report.turns = len(changed)
+        return report
+
+    def _close_over(self, changed: frozenset[int], gone: frozenset[int], changes: _Changes) -> None:
+        """Closure after turns changed or go: every object drawn from a ``changed`` turn
+        is derived again without the ``gone`` ones, objects still drawn from a gone turn
+        are deleted, then the gone turns (and the cached LLM replies drawn from them)."""
         derived = self.store.objects_derived_from(changed)
         for deriver in self.derivers:
             groups = {group for _, kind, group in derived if kind == deriver.kind}
             if groups:
-                self._rederive(deriver, groups, {}, frozenset(emptied), changes)
-        stale = sorted({key for key, _, _ in self.store.objects_derived_from(frozenset(emptied))})
-        self._drop_objects(stale, changes)  # any object still drawn from a turn that goes
-        self.store.cache_forget_sources(emptied)
-        self.store.delete_turns(sorted(emptied))
-        report.turns = len(changed)
-        return report
+                self._rederive(deriver, groups, {}, gone, changes)
+        if gone:
+            stale = sorted({key for key, _, _ in self.store.objects_derived_from(gone)})
+            self._drop_objects(stale, changes)
+            self.store.delete_turns(sorted(gone))
+        changes.erased = True
 
     def _rederive(
         self,

@@ -29,9 +29,14 @@ from govmem.governance.erasure import MIN_ITEM_CHARS, tokens
 from govmem.governance.labeling import sentence_spans, trie_pattern
 from govmem.models import Turn
 
-_VERB = re.compile(r"\b(?:delete|deleting|remove|removing|erase|erasing|forget|purge|scrub|wipe)\b", re.I)
+_ACTIVE = r"\b(?:delete|deleting|remove|removing|erase|erasing|forget|purge|scrub|wipe)\b"
+_PASSIVE = re.compile(
+    r"\b(?:is|are|was|were|been)\s+(?:now\s+)?(?:deleted|removed|erased|purged|wiped)\b", re.I
+)
+_VERB = re.compile(rf"{_ACTIVE}|{_PASSIVE.pattern}", re.I)
+"""A deletion verb: asked for ("please delete") or reported ("3,900 USD is deleted from memory")."""
 _MEMORY = re.compile(
-    r"\bfrom (?:[\w-]+ ){0,3}memory\b|\bmemory\b.{0,40}\b(?:delete|remove|erase)"
+    r"\bfrom (?:[\w-]+ ){0,3}(?:memory|record|file)\b|\bmemory\b.{0,40}\b(?:delete|remove|erase)"
     r"|\b(?:treated|marked) as (?:deleted|unavailable)\b|\b(?:remain|stays?|is|are) deleted\b"
     r"|\bshould (?:no longer|not) be (?:\w+ ){0,2}(?:retrievable|recoverable|restored|confirmable|available)",
     re.I,
@@ -52,7 +57,7 @@ _QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['‘\"“](.{3,120}?)['’\"”](?=[\s.
 _VALUE = re.compile(r"\w+(?:[-.,:'’/]\w+)*")
 _NAMING = re.compile(
     r"\b(?:phrase|wording|label|alias|name|location note|location|note|value|mapping)\s+"
-    r"((?:(?!(?:from|should|and|it|is|was|were|which|that|in|to|as|with|for|too|also|now|again)\b)"
+    r"((?:(?!(?:from|should|and|it|is|are|was|were|has|have|been|which|that|in|to|as|with|for|too|also|now|again)\b)"
     r"[\w’'-]+\s*){1,8})",
     re.I,
 )
@@ -139,7 +144,7 @@ class RuleInterpreter:
         items: list[str] = []
         kinds: set[str] = set()
         for sentence in named:
-            items.extend(_items_of(sentence))
+            items.extend(_items_of(_reported_part(sentence)))
             kinds.update(k.lower() for k in KIND_WORDS.findall(_before_keep(sentence)))
         kept = {_key(i) for s in sentences if s not in named for i in _items_of(s, everything=True)}
         kept |= {_key(i) for s in named for i in _kept_in(s)}
@@ -148,9 +153,19 @@ class RuleInterpreter:
             key = _key(item)
             if len(key) >= MIN_ITEM_CHARS and key not in kept:
                 unique.setdefault(key, item)
+
         if not unique:
             return []
         return [DeletionRequest(turn.speaker, tuple(unique.values()), tuple(sorted(kinds)))]
+
+
+def _reported_part(sentence: str) -> str:
+    """What a reported deletion names: its subject ("the earlier code X is deleted, the
+    active PIN remains Y" names X, never Y); a request is read whole."""
+    passive = _PASSIVE.search(sentence)
+    if passive is None or re.search(_ACTIVE, sentence[: passive.start()], re.I):
+        return sentence
+    return sentence[: passive.end()]
 
 
 def _key(item: str) -> str:
@@ -165,7 +180,8 @@ def _is_request(sentence: str) -> bool:
 
 _TURN_TO_KEEP = re.compile(
     r"[;:,.]?\s*\b(?<!not )(?<!never )"
-    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use))\b",
+    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use))\b"
+    r"|[;,]\s*(?:and\s+|while\s+)?only\b",
     re.I,
 )
 
@@ -193,7 +209,7 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
     found = [m.group(1) for m in _QUOTED.finditer(part)]
     # A quoted mapping ("Project X = Customer Y"): what it maps to is a secret on its own.
     found += [q.split("=", 1)[1].strip() for q in found if q.count("=") == 1]
-    words = _VALUE.findall(part)
+    words = _VALUE.findall(_QUOTED.sub(" ", part))  # "March 20" inside a quote is not an item of its own
     for index, word in enumerate(words):
         if any(c.isdigit() for c in word):
             if len(word) >= MIN_ITEM_CHARS:
@@ -204,6 +220,7 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
         phrase = match.group(1).strip(" ,.;")
         if (
             phrase
+            and (" " in phrase or not phrase.islower())  # "the wording side:" names nothing
             and not any(c.isdigit() for c in phrase)
             and phrase[0] not in "'‘\"“"
             and not _TOPIC.match(phrase)

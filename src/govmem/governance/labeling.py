@@ -114,7 +114,7 @@ def trie_pattern(words: Iterable[str]) -> str:
     return render(trie)
 
 
-_BREAK = re.compile(r"[.!?;]\s+(?=\S)|\n+")
+_BREAK = re.compile(r"[.!?;]['’\"”)]?\s+(?=\S)|\n+")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
 
@@ -340,7 +340,25 @@ class Labeler:
         return frozenset()
 
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
-        """The facets a query asks about: only subjects it names, never a guess."""
-        tags = self.tags_of(query)
-        subjects = self.subjects_of(self.mentioned(query), tags) - {requester}
-        return frozenset((s, t) for s in subjects for t in tags)
+        """The facets a query asks about: only subjects it names, never a guess.
+
+        Each part of the query, from one name to the next, asks about the subject
+        named there ("my Lumen Review amount, and the public Lumen Leaders date"
+        asks the amount of the one and the date of the other); words before the
+        first name belong to it, and a part with no topic of its own ("... of Maya
+        and Jordan") shares the topics of the part before it.
+        """
+        if self._mentions is None:
+            return frozenset()
+        lowered = query.lower()
+        matches = [m for m in self._mentions.finditer(lowered) if self._names.get(m.group(0))]
+        facets: set[Facet] = set()
+        tags: frozenset[str] = frozenset()
+        for index, match in enumerate(matches):
+            start = 0 if index == 0 else match.start()
+            end = matches[index + 1].start() if index + 1 < len(matches) else len(query)
+            own = self.tags_of(query[start:end])
+            tags = own if own != {GENERAL} or not tags else tags
+            subjects = self.subjects_of(self._names[match.group(0)], tags) - {requester}
+            facets.update((s, t) for s in subjects for t in tags)
+        return frozenset(facets)

@@ -51,6 +51,7 @@ class Permissions:
     roles: dict[str, str]
     relationships: list[Relationship]
     grants: list[Grant]
+    owners: dict[str, frozenset[str]] = field(default_factory=dict)
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
     _labels: dict[int, bool] = field(default_factory=dict)
     _readable: tuple[dict, int, frozenset[int]] | None = field(default=None, repr=False, compare=False)
@@ -86,6 +87,16 @@ class Permissions:
         return readable
 
     def _decide(self, subject: str, tag: str) -> FacetDecision:
+        decision = self._decide_for(subject, tag)
+        if decision.allowed or decision.rule != DEFAULT_DENY:
+            return decision
+        for owner in sorted(self.owners.get(subject, ())):
+            via = self._decide_for(owner, tag)
+            if via.allowed:
+                return FacetDecision(True, f"{via.rule} (owner of {subject})")
+        return decision
+
+    def _decide_for(self, subject: str, tag: str) -> FacetDecision:
         for grant in self.grants:
             if grant.subject_id == subject and (tag in grant.tags or ANY in grant.tags or tag == GENERAL):
                 name = "consent" if grant.is_consent else "grant"
@@ -108,7 +119,7 @@ class Permissions:
         if rule.roles is not None and self.requester.role not in rule.roles:
             return False
         subject_role = self.roles.get(subject)
-        if rule.about != "any" and rule.about != _kind_of(subject, subject_role):
+        if rule.about != "any" and rule.about != _kind_of(subject, subject_role, subject in self.owners):
             return False
         if rule.about_roles is not None and not (
             subject_role is not None and (ANY in rule.about_roles or subject_role in rule.about_roles)
@@ -131,10 +142,12 @@ class Permissions:
         return True
 
 
-def _kind_of(subject: str, role: str | None) -> str:
+def _kind_of(subject: str, role: str | None, owned: bool) -> str:
     if subject == "":
         return "nothing"
-    return "principal" if role is not None else "resource"
+    if role is not None:
+        return "principal"
+    return "owned resource" if owned else "resource"
 
 
 class PolicyEngine:
@@ -145,6 +158,7 @@ class PolicyEngine:
         self.store = store
         self._version: int | None = None
         self._roles: dict[str, str] = {}
+        self._owners: dict[str, frozenset[str]] = {}
         self._cache: dict[tuple, Permissions] = {}
         self._labels: dict[int, frozenset[Facet]] = {}
         self._last_label = 0
@@ -156,11 +170,21 @@ class PolicyEngine:
         if version != self._version:
             self._version = version
             self._roles = {p.principal_id: p.role for p in self.store.principals()}
+            self._owners = self._resource_owners()
             self._cache.clear()
         last = self.store.last_label_key()
         if last != self._last_label:
             self._labels.update(self.store.labels_since(self._last_label))
             self._last_label = last
+
+    def _resource_owners(self) -> dict[str, frozenset[str]]:
+        if not self.pack.owner_relationships:
+            return {}
+        owners: dict[str, set[str]] = {}
+        for r in self.store.relationships():
+            if r.target_id and r.target_id not in self._roles and self.pack.is_ownership(r.type):
+                owners.setdefault(r.target_id, set()).add(r.principal_id)
+        return {resource: frozenset(ids) for resource, ids in owners.items()}
 
     def forget(self) -> None:
         """Drop every cache (after a rolled-back write that may have added labels)."""
@@ -192,13 +216,13 @@ class PolicyEngine:
             if len(self._cache) > 1024:
                 self._cache.clear()
             cached = self._cache[key] = Permissions(
-                requester, at, self.pack, self._roles, relationships, grants
+                requester, at, self.pack, self._roles, relationships, grants, self._owners
             )
         return cached
 
     def rule_allows(self, grantor: Principal, subject: str, tags: Sequence[str], at: str) -> bool:
         """Whether pack rules alone (no grants) let ``grantor`` read these facets."""
         permissions = self.permissions(grantor, at)
-        bare = Permissions(grantor, at, self.pack, self._roles, permissions.relationships, [])
+        bare = Permissions(grantor, at, self.pack, self._roles, permissions.relationships, [], self._owners)
         tags = sorted(self.pack.tags) if ANY in tags else list(tags)
         return all(bare.facet((subject, tag)).allowed for tag in tags)

@@ -7,6 +7,11 @@ information is labelled and who may read which label:
   (patients, students); ``personal_tags``: for these tags anyone mentioned is a
   subject (an employee's pay, a guest's door code). Resources (projects,
   households, programmes) are subjects whenever they are named.
+- ``owner_relationships``: relationship types (glob patterns) by which a principal
+  owns a resource (a student -residence_case_subject-> lumen_review): what is said
+  about the resource is its owner's information, so a requester may read about the
+  resource whatever they may read about its owner, and ``about = "resource"`` rules
+  match only resources nobody owns (public programmes, shared rooms).
 - ``unnamed_subject``: what a sentence naming no subject is about, tried in order:
   ``speaker`` (if their role is a subject role), ``previous`` (the last subject
   named in the episode), else nothing (shared information). ``previous`` is
@@ -51,6 +56,7 @@ _PACK_KEYS = {
     "personal_tags",
     "unnamed_subject",
     "shared_tags",
+    "owner_relationships",
     "tags",
     "kind_tags",
     "scope_words",
@@ -86,6 +92,7 @@ class PolicyPack:
     personal_tags: frozenset[str]
     unnamed_subject: tuple[str, ...]
     shared_tags: frozenset[str]
+    owner_relationships: tuple[str, ...]
     tag_patterns: dict[str, re.Pattern[str]]
     kind_tags: dict[str, frozenset[str]]
     scope_words: dict[str, frozenset[str]]
@@ -98,6 +105,9 @@ class PolicyPack:
 
     def is_subject_role(self, role: str) -> bool:
         return ANY in self.subject_roles or role in self.subject_roles
+
+    def is_ownership(self, relationship_type: str) -> bool:
+        return any(fnmatchcase(relationship_type, pattern) for pattern in self.owner_relationships)
 
     def scope_tags(self, scope: str) -> frozenset[str] | None:
         """Tags a relationship scope ("scheduling_only") allows; None when it names none."""
@@ -163,6 +173,9 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         personal_tags=_tags(data.get("personal_tags", []), "personal_tags", known_tags, source),
         unnamed_subject=unnamed,
         shared_tags=_tags(data.get("shared_tags", []), "shared_tags", known_tags, source),
+        owner_relationships=tuple(
+            _strings(data.get("owner_relationships", []), "owner_relationships", source)
+        ),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
         scope_words=scope_words,

@@ -535,7 +535,12 @@ def bench_access(size: int, repeats: int, queries: int, out: str | None) -> None
     type=click.Choice(sorted(DESIGNS)),
     help="Memory designs of each episode's store (repeatable; default the store default).",
 )
-@click.option("-k", default=10, show_default=True, help="Memory objects recalled per checkpoint.")
+@click.option(
+    "-k",
+    default=20,
+    show_default=True,
+    help="Memory objects recalled per checkpoint (20: the budget of the naive-RAG reference).",
+)
 @click.option(
     "--reader",
     default="extractive",

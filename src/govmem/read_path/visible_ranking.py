@@ -60,6 +60,9 @@ def rank_on_visible_text(
         {
             "lexical": [i for i, _ in sorted(lexical, key=lambda pair: -pair[1])],
             "dense": [i for i, _ in sorted(dense, key=lambda pair: -pair[1])],
+            "recency": sorted(
+                range(len(reviewed)), key=lambda i: reviewed[i][1].visible.observed_at or "", reverse=True
+            ),
         }
     )
     order = [i for i, _ in fused]

@@ -182,3 +182,160 @@ def test_what_a_quoted_mapping_maps_to_is_an_item_of_its_own() -> None:
     )
     assert {"project falcon norbridge logistics", "norbridge logistics"} <= keys(request)
     assert "project falcon" not in keys(request)  # the public project name stays
+
+
+# reported deletions ("X is deleted from memory")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The earlier provisional amount 2,750 EUR is deleted from active Quill Grant memory.", {"2,750"}),
+        (
+            "Cleanup notice: retired badge KTX-4410 has been deleted from the working record, "
+            "and only KTX-4418 remains active.",
+            {"ktx-4410"},
+        ),
+        ("Deletion saved: 6093 has been deleted from active memory. Current fallback is 7720.", {"6093"}),
+        ("The retired locker code 4471 was removed from memory.", {"4471"}),
+        ("The retired code 4471 is now deleted from the working file.", {"4471"}),
+        ("Codes 6610 and 6611 were deleted from memory.", {"6610", "6611"}),
+    ],
+)
+def test_a_reported_deletion_is_a_request_for_what_it_reports_deleted(text: str, expected: set[str]) -> None:
+    assert keys(only(text)) == expected
+
+
+def test_a_reported_deletion_names_its_kind() -> None:
+    assert "amount" in only("The earlier draft amount 2,750 EUR is deleted from active memory.").kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "deleted", "remains"),
+    [
+        (
+            "The old hangar fallback 6610 is deleted from memory, Tom's active cleaning PIN remains 2219.",
+            {"6610"},
+            "2219",
+        ),
+        (
+            "The earlier hangar fallback 6610 is deleted from memory, and Tom's cleaning PIN is still 2219.",
+            {"6610"},
+            "2219",
+        ),
+        (
+            "The earlier storage code 8841 is deleted from memory while locker PIN 3307 remains in use.",
+            {"8841"},
+            "3307",
+        ),
+        ("The old code 4471 was removed from memory and replaced by 5590.", {"4471"}, "5590"),
+        # the subject names no value: nothing to delete, and never the value that remains
+        ("The earlier dock fallback is deleted, Lena's active cleaning PIN remains 8817.", set(), "8817"),
+        (
+            "The earlier dock fallback is deleted from memory, Lena's active cleaning PIN remains 8817.",
+            set(),
+            "8817",
+        ),
+    ],
+)
+def test_a_reported_deletion_never_deletes_what_it_says_remains(
+    text: str, deleted: set[str], remains: str
+) -> None:
+    found = set().union(*(keys(r) for r in requests(text)))
+    assert found == deleted
+    assert not any(remains in key for key in found)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_reported_part keeps everything before the passive verb, so a value said to remain "
+    "earlier in the same sentence becomes an item",
+)
+@pytest.mark.parametrize(
+    ("text", "deleted", "remains"),
+    [
+        (
+            "Only KTX-4418 remains active, KTX-4410 has been deleted from the working record.",
+            "ktx-4410",
+            "ktx-4418",
+        ),
+        (
+            "Uma's locker PIN remains 3307, and the earlier storage code 8841 is deleted from memory.",
+            "8841",
+            "3307",
+        ),
+    ],
+)
+def test_a_value_said_to_remain_before_the_reported_deletion_is_not_deleted(
+    text: str, deleted: str, remains: str
+) -> None:
+    found = keys(only(text))
+    assert deleted in found
+    assert remains not in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The old code 4471 was removed.",  # no memory cue
+        "The old code 4471 will be deleted from memory tomorrow.",  # not yet done
+        "Badge KTX-4410 is going to be removed from the working record.",
+        "We are preparing to remove badge KTX-4410 from the working record.",
+        "Get ready to remove the draft amount 2,750 EUR from active memory.",
+    ],
+)
+def test_a_future_plan_or_a_deletion_elsewhere_is_not_a_reported_deletion(text: str) -> None:
+    assert requests(text) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_MEMORY now accepts 'from ... record/file', so deletions reported about the world "
+    "(a driving record, a shared file) become requests to forget",
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The parking ticket 88213 was removed from my driving record.",
+        "Good news: the overdraft charge 3,120 USD was removed from my credit record.",
+        "The invoice INV-3310 was deleted from the shared file by accounting.",
+        "Please remove the duplicate row 2291 from the spreadsheet file.",
+    ],
+)
+def test_a_deletion_in_some_other_record_is_not_a_request_to_forget(text: str) -> None:
+    assert requests(text) == []
+
+
+# quoted wording and naming phrases
+
+
+def test_a_value_inside_quoted_wording_is_not_an_item_of_its_own() -> None:
+    request = only(
+        "Please delete the exact wording 'pickup window and lab sign-in through June 14, 2028' from memory."
+    )
+    assert request.items == ("pickup window and lab sign-in through June 14, 2028",)
+    assert "wording" in request.kinds
+
+
+def test_a_value_outside_the_quote_is_still_an_item() -> None:
+    request = only("Please delete the wording 'late pickup after 6' and the code 4471 from memory.")
+    assert keys(request) == {"late pickup after 6", "4471"}
+
+
+def test_a_one_word_lower_case_naming_phrase_is_not_an_item() -> None:
+    assert keys(only("On the wording side, please delete the code 4471 from memory.")) == {"4471"}
+    request = only(
+        "Please delete the wording 'late pickup' from memory, and on the wording side: keep it vague."
+    )
+    assert keys(request) == {"late pickup"}
+
+
+def test_a_capitalised_one_word_naming_phrase_is_still_an_item() -> None:
+    assert keys(only("Please forget the alias Wren from memory.")) == {"wren"}
+
+
+def test_after_a_quoted_sentence_the_next_sentence_is_its_own() -> None:
+    request = only(
+        "Keep the general time, just 'Thursday after 6 PM.' The exact minute 6:47 PM is deleted from memory."
+    )
+    assert keys(request) == {"6:47"}

@@ -402,3 +402,198 @@ def test_new_labels_extend_a_requesters_permissions_without_deciding_again(clini
     assert grown == fresh.readable_labels(clinic.engine.labels)  # same decisions as from scratch
     clinic.add_principal("zed", "stranger")  # governance changed: decided again
     assert clinic.engine.permissions(fay, at) is not before
+
+
+# owned resources: a case is its student's information
+
+
+CAMPUS_PACK = """
+name = "campus"
+subject_roles = ["student"]
+owner_relationships = ["*_case_subject"]
+
+[tags]
+grades = ['\\bgrades?\\b']
+aid = ['\\baid\\b']
+dates = ['\\bdates?\\b']
+health = ['\\bhealth\\b']
+
+[[rules]]
+id = "own"
+requester = "subject"
+tags = ["*"]
+
+[[rules]]
+id = "advisor"
+relationship = ["advisor_for"]
+tags = ["grades", "aid", "dates", "general"]
+
+[[rules]]
+id = "recused"
+effect = "deny"
+relationship = ["recused_from"]
+tags = ["aid"]
+
+[[rules]]
+id = "public"
+about = "resource"
+tags = ["dates", "general"]
+"""
+CAMPUS = parse_pack(CAMPUS_PACK, "campus.toml")
+CAMPUS_ROLES = {"ivo": "student", "mia": "student", "rae": "advisor", "sam": "stranger"}
+OWNERS = {"case_quill": frozenset({"ivo"}), "case_joint": frozenset({"ivo", "mia"})}
+
+
+def campus(who: str, relationships=(), grants=()) -> Permissions:
+    return Permissions(
+        Principal(who, CAMPUS_ROLES[who]),
+        "2024-01-01T00:00:00",
+        CAMPUS,
+        CAMPUS_ROLES,
+        list(relationships),
+        list(grants),
+        OWNERS,
+    )
+
+
+ADVISES_IVO = Relationship("advisor_for", "rae", "ivo")
+
+
+def test_a_requester_reads_about_a_case_what_they_read_about_its_owner() -> None:
+    rae = campus("rae", relationships=[ADVISES_IVO])
+    assert decision(rae, "ivo", "aid") == (True, "advisor")
+    assert decision(rae, "case_quill", "aid") == (True, "advisor (owner of case_quill)")
+    assert decision(rae, "case_quill", "general") == (True, "advisor (owner of case_quill)")
+    assert decision(rae, "case_quill", "health") == (False, DEFAULT_DENY)  # not theirs to read of Ivo
+
+
+def test_the_owner_reads_their_own_case() -> None:
+    assert decision(campus("ivo"), "case_quill", "health") == (True, "own (owner of case_quill)")
+    assert decision(campus("mia"), "case_quill", "health") == (False, DEFAULT_DENY)
+
+
+def test_a_relationship_to_someone_else_opens_no_case() -> None:
+    rae = campus("rae", relationships=[Relationship("advisor_for", "rae", "mia")])
+    assert decision(rae, "case_quill", "aid") == (False, DEFAULT_DENY)
+    assert decision(rae, "case_joint", "aid") == (True, "advisor (owner of case_joint)")  # Mia owns it too
+
+
+def test_a_grant_about_the_owner_opens_their_case() -> None:
+    sam = campus("sam", grants=[consent("ivo", "sam", ("aid",))])
+    assert decision(sam, "case_quill", "aid") == (True, "consent:7 (owner of case_quill)")
+    assert decision(sam, "case_quill", "grades") == (False, DEFAULT_DENY)
+
+
+def test_an_explicit_deny_on_the_case_is_not_bypassed_through_its_owner() -> None:
+    recused = Relationship("recused_from", "rae", "case_quill")
+    rae = campus("rae", relationships=[ADVISES_IVO, recused])
+    assert decision(rae, "case_quill", "aid") == (False, "recused")
+    assert decision(rae, "ivo", "aid") == (True, "advisor")  # the recusal is from the case only
+    assert decision(rae, "case_quill", "dates") == (True, "advisor (owner of case_quill)")
+
+
+def test_resource_rules_match_only_resources_nobody_owns() -> None:
+    sam = campus("sam")
+    assert decision(sam, "program_tidewater", "dates") == (True, "public")
+    assert decision(sam, "program_tidewater", "aid") == (False, DEFAULT_DENY)
+    assert decision(sam, "case_quill", "dates") == (False, DEFAULT_DENY)
+    assert decision(sam, "case_joint", "general") == (False, DEFAULT_DENY)
+
+
+def test_span_over_a_case_names_the_owner_path() -> None:
+    rae = campus("rae", relationships=[ADVISES_IVO])
+    assert rae.span([("case_quill", "grades"), ("", "general")]) == (False, (DEFAULT_DENY,))  # no shared rule
+    assert rae.span([("case_quill", "grades"), ("ivo", "grades")]) == (
+        True,
+        ("advisor", "advisor (owner of case_quill)"),
+    )
+
+
+@pytest.fixture(params=["owned", "plain"])
+def campus_memory(request: pytest.FixtureRequest, tmp_path: Path):
+    """The campus pack over a store, with (``owned``) and without (``plain``) owner_relationships."""
+    text = (
+        CAMPUS_PACK
+        if request.param == "owned"
+        else CAMPUS_PACK.replace('owner_relationships = ["*_case_subject"]', "")
+    )
+    path = tmp_path / "campus.toml"
+    path.write_text(text, encoding="utf-8")
+    with Memory(":memory:", policy=str(path)) as memory:
+        memory.add_principals(Principal(p, role, p.title()) for p, role in CAMPUS_ROLES.items())
+        memory.add_relationship("appeal_case_subject", "ivo", "case_quill")
+        memory.add_relationship("member_of", "mia", "program_tidewater")
+        memory.add_relationship("advisor_for", "rae", "ivo")
+        yield request.param, memory
+
+
+def engine_decision(memory: Memory, who: str, subject: str, tag: str) -> tuple[bool, str]:
+    d = memory.engine.permissions(memory.store.get_principal(who), "2030-01-01T00:00:00").facet(
+        (subject, tag)
+    )
+    return d.allowed, d.rule
+
+
+def test_the_engine_finds_owners_in_the_store_and_without_them_behaves_as_before(campus_memory) -> None:
+    kind, memory = campus_memory
+    if kind == "owned":
+        assert engine_decision(memory, "rae", "case_quill", "aid") == (True, "advisor (owner of case_quill)")
+        assert engine_decision(memory, "sam", "case_quill", "dates") == (False, DEFAULT_DENY)
+    else:  # a case is just a resource: the owner path is closed, and resource rules match it
+        assert engine_decision(memory, "rae", "case_quill", "aid") == (False, DEFAULT_DENY)
+        assert engine_decision(memory, "sam", "case_quill", "dates") == (True, "public")
+    assert engine_decision(memory, "sam", "program_tidewater", "dates") == (True, "public")
+    assert engine_decision(memory, "rae", "ivo", "aid") == (True, "advisor")
+
+
+@pytest.mark.parametrize("campus_memory", ["owned"], indirect=True)
+def test_a_new_ownership_applies_to_the_next_decision(campus_memory) -> None:
+    _, memory = campus_memory
+    assert engine_decision(memory, "sam", "case_reed", "dates") == (True, "public")
+    assert engine_decision(memory, "rae", "case_reed", "aid") == (False, DEFAULT_DENY)
+    memory.add_relationship("housing_case_subject", "ivo", "case_reed")
+    assert engine_decision(memory, "sam", "case_reed", "dates") == (False, DEFAULT_DENY)
+    assert engine_decision(memory, "rae", "case_reed", "aid") == (True, "advisor (owner of case_reed)")
+
+
+def test_a_principal_is_never_owned(campus_memory) -> None:
+    _, memory = campus_memory
+    memory.add_relationship("peer_case_subject", "ivo", "mia")  # an ownership type pointing at a person
+    assert engine_decision(memory, "rae", "mia", "grades") == (False, DEFAULT_DENY)
+
+
+def test_an_owner_path_lets_an_entitled_requester_grant(campus_memory) -> None:
+    kind, memory = campus_memory
+    rae = memory.store.get_principal("rae")
+    assert memory.engine.rule_allows(rae, "case_quill", ["aid"], "2030-01-01T00:00:00") == (kind == "owned")
+    assert not memory.engine.rule_allows(rae, "case_quill", ["health"], "2030-01-01T00:00:00")
+
+
+def test_what_is_said_about_a_case_reaches_its_owner_and_their_advisor_only(campus_memory) -> None:
+    kind, memory = campus_memory
+    memory.ingest(Turn("t1", "ivo", "The Quill aid is 3,100 USD.", timestamp="2024-01-01T08:00:00"))
+    keys = memory.store.turn_keys("default", ["t1"]).values()
+    objects = memory.store.get_objects([key for key, _, _ in memory.store.objects_derived_from(keys)])
+    turn_object = next(o for o in objects.values() if o.kind == "turn")
+    for reader in ("rae", "ivo"):  # a case speaks of its owner: without owners, not even Ivo reads it back
+        if kind == "owned":
+            assert "3,100" in memory.get(reader, turn_object.object_id).text
+        else:
+            with pytest.raises(NotVisible):
+                memory.get(reader, turn_object.object_id)
+    with pytest.raises(NotVisible):
+        memory.get("sam", turn_object.object_id)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="PolicyEngine._resource_owners reads every ownership relationship, ignoring its "
+    "valid_from/valid_until, while the requester's own relationships are filtered by time",
+)
+@pytest.mark.parametrize("campus_memory", ["owned"], indirect=True)
+def test_an_ownership_that_has_ended_opens_the_case_no_more(campus_memory) -> None:
+    _, memory = campus_memory
+    # the residence file passed from Ivo to Mia at the start of 2025
+    memory.add_relationship("housing_case_subject", "ivo", "case_room_12", valid_until="2025-01-01T00:00:00")
+    memory.add_relationship("housing_case_subject", "mia", "case_room_12", valid_from="2025-01-01T00:00:00")
+    assert engine_decision(memory, "rae", "case_room_12", "aid") == (False, DEFAULT_DENY)  # at 2030

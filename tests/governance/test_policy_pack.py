@@ -169,3 +169,37 @@ def test_file_errors_name_the_file(tmp_path: Path) -> None:
     path.write_text(pack_with('[[rules]]\nid = "x"\ntags = ["billing"]\n'), encoding="utf-8")
     with pytest.raises(PolicyError, match=r"broken\.toml: rule 'x': tags names tag 'billing'"):
         load_pack(str(path))
+
+
+def test_owner_relationships_are_glob_patterns() -> None:
+    pack = parse_pack(pack_with(header="owner_relationships = ['*_case_subject', 'owner_of']"))
+    assert pack.owner_relationships == ("*_case_subject", "owner_of")
+    assert pack.is_ownership("residence_case_subject")
+    assert pack.is_ownership("owner_of")
+    assert not pack.is_ownership("case_subject_of")
+    assert not pack.is_ownership("advisor_for")
+
+
+def test_a_pack_without_owner_relationships_owns_nothing() -> None:
+    pack = parse_pack(pack_with())
+    assert pack.owner_relationships == ()
+    assert not pack.is_ownership("residence_case_subject")
+
+
+@pytest.mark.parametrize("value", ["'*_case_subject'", "[1]", "['']"])
+def test_owner_relationships_must_be_a_list_of_strings(value: str) -> None:
+    with pytest.raises(
+        PolicyError, match=r"my\.toml: 'owner_relationships' must be a list of non-empty strings"
+    ):
+        parse_pack(pack_with(header=f"owner_relationships = {value}"), "my.toml")
+
+
+def test_a_misspelt_owner_relationships_key_is_still_unknown() -> None:
+    with pytest.raises(PolicyError, match="unknown key 'owner_relationship'"):
+        parse_pack(pack_with(header="owner_relationship = ['*_case_subject']"), "my.toml")
+
+
+def test_the_education_pack_makes_a_case_its_students() -> None:
+    pack = load_pack("education")
+    assert pack.is_ownership("residence_case_subject")
+    assert not pack.is_ownership("parent_of")

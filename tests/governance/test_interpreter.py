@@ -246,11 +246,6 @@ def test_a_reported_deletion_never_deletes_what_it_says_remains(
     assert not any(remains in key for key in found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_reported_part keeps everything before the passive verb, so a value said to remain "
-    "earlier in the same sentence becomes an item",
-)
 @pytest.mark.parametrize(
     ("text", "deleted", "remains"),
     [
@@ -288,11 +283,6 @@ def test_a_future_plan_or_a_deletion_elsewhere_is_not_a_reported_deletion(text: 
     assert requests(text) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_MEMORY now accepts 'from ... record/file', so deletions reported about the world "
-    "(a driving record, a shared file) become requests to forget",
-)
 @pytest.mark.parametrize(
     "text",
     [

@@ -395,11 +395,6 @@ def test_a_query_naming_no_one_asks_about_no_one(campus: Labeler) -> None:
     assert campus.query_facets("What is the orientation date?", "rae") == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a part runs from one name to the next, so the topic asked before the second name "
-    "('the orientation date for Tidewater') is also paired with the first",
-)
 def test_topics_asked_before_each_name_do_not_cross(campus: Labeler) -> None:
     facets = campus.query_facets(
         "What is the aid amount for Quill Review and the orientation date for Tidewater?", "rae"

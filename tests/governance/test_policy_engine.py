@@ -441,7 +441,13 @@ tags = ["dates", "general"]
 """
 CAMPUS = parse_pack(CAMPUS_PACK, "campus.toml")
 CAMPUS_ROLES = {"ivo": "student", "mia": "student", "rae": "advisor", "sam": "stranger"}
-OWNERS = {"case_quill": frozenset({"ivo"}), "case_joint": frozenset({"ivo", "mia"})}
+OWNERS = {
+    "case_quill": (Relationship("review_case_subject", "ivo", "case_quill"),),
+    "case_joint": (
+        Relationship("review_case_subject", "ivo", "case_joint"),
+        Relationship("review_case_subject", "mia", "case_joint"),
+    ),
+}
 
 
 def campus(who: str, relationships=(), grants=()) -> Permissions:
@@ -585,11 +591,6 @@ def test_what_is_said_about_a_case_reaches_its_owner_and_their_advisor_only(camp
         memory.get("sam", turn_object.object_id)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="PolicyEngine._resource_owners reads every ownership relationship, ignoring its "
-    "valid_from/valid_until, while the requester's own relationships are filtered by time",
-)
 @pytest.mark.parametrize("campus_memory", ["owned"], indirect=True)
 def test_an_ownership_that_has_ended_opens_the_case_no_more(campus_memory) -> None:
     _, memory = campus_memory

@@ -34,9 +34,12 @@ _PASSIVE = re.compile(
     r"\b(?:is|are|was|were|been)\s+(?:now\s+)?(?:deleted|removed|erased|purged|wiped)\b", re.I
 )
 _VERB = re.compile(rf"{_ACTIVE}|{_PASSIVE.pattern}", re.I)
+_REMAINS = re.compile(r"\b(?:remains?|stays?|only|active|current)\b", re.I)
 """A deletion verb: asked for ("please delete") or reported ("3,900 USD is deleted from memory")."""
 _MEMORY = re.compile(
-    r"\bfrom (?:[\w-]+ ){0,3}(?:memory|record|file)\b|\bmemory\b.{0,40}\b(?:delete|remove|erase)"
+    r"\bfrom (?:[\w-]+ ){0,3}memory\b"
+    r"|\bfrom the (?:active|working|current|retained|private|case)(?: [\w-]+){0,2} (?:record|file)\b"
+    r"|\bmemory\b.{0,40}\b(?:delete|remove|erase)"
     r"|\b(?:treated|marked) as (?:deleted|unavailable)\b|\b(?:remain|stays?|is|are) deleted\b"
     r"|\bshould (?:no longer|not) be (?:\w+ ){0,2}(?:retrievable|recoverable|restored|confirmable|available)",
     re.I,
@@ -165,7 +168,8 @@ def _reported_part(sentence: str) -> str:
     passive = _PASSIVE.search(sentence)
     if passive is None or re.search(_ACTIVE, sentence[: passive.start()], re.I):
         return sentence
-    return sentence[: passive.end()]
+    clauses = re.split(r"(?<=[,;:])\s+", sentence[: passive.end()])
+    return " ".join(c for c in clauses[:-1] if not _REMAINS.search(c)) + " " + clauses[-1]
 
 
 def _key(item: str) -> str:

@@ -15,6 +15,7 @@ ranking.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -195,6 +196,15 @@ def resource_name(resource_id: str) -> str:
     return name.replace("_", " ").replace("-", " ").strip()
 
 
+_PART_BREAK = re.compile(r"[,;]\s*(?:and\s+|or\s+|plus\s+)?|\s(?:and|or|plus)\s", re.I)
+
+
+def _part_start(query: str, after: int, before: int) -> int:
+    """Where the part naming the next subject starts, between two names."""
+    breaks = list(_PART_BREAK.finditer(query, after, before))
+    return breaks[-1].end() if breaks else before
+
+
 class Labeler:
     """Labels turns for one store: its pack, its principals and its resources."""
 
@@ -342,21 +352,27 @@ class Labeler:
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
         """The facets a query asks about: only subjects it names, never a guess.
 
-        Each part of the query, from one name to the next, asks about the subject
-        named there ("my Lumen Review amount, and the public Lumen Leaders date"
-        asks the amount of the one and the date of the other); words before the
-        first name belong to it, and a part with no topic of its own ("... of Maya
-        and Jordan") shares the topics of the part before it.
+        Each part of the query asks about the subject named in it ("my Lumen Review
+        amount, and the public Lumen Leaders date" asks the amount of the one and the
+        date of the other). Parts are cut at the last "and", comma or semicolon
+        between two names, so "the aid for Quill and the date for Tidewater" pairs
+        the date with Tidewater; words before the first name belong to it, and a
+        part with no topic of its own ("... of Maya and Jordan") shares the topics
+        of the part before it.
         """
         if self._mentions is None:
             return frozenset()
         lowered = query.lower()
         matches = [m for m in self._mentions.finditer(lowered) if self._names.get(m.group(0))]
+        cuts = (
+            [0]
+            + [_part_start(query, a.end(), b.start()) for a, b in itertools.pairwise(matches)]
+            + [len(query)]
+        )
         facets: set[Facet] = set()
         tags: frozenset[str] = frozenset()
         for index, match in enumerate(matches):
-            start = 0 if index == 0 else match.start()
-            end = matches[index + 1].start() if index + 1 < len(matches) else len(query)
+            start, end = cuts[index], cuts[index + 1]
             own = self.tags_of(query[start:end])
             tags = own if own != {GENERAL} or not tags else tags
             subjects = self.subjects_of(self._names[match.group(0)], tags) - {requester}

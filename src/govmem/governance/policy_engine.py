@@ -51,7 +51,7 @@ class Permissions:
     roles: dict[str, str]
     relationships: list[Relationship]
     grants: list[Grant]
-    owners: dict[str, frozenset[str]] = field(default_factory=dict)
+    owners: dict[str, tuple[Relationship, ...]] = field(default_factory=dict)
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
     _labels: dict[int, bool] = field(default_factory=dict)
     _readable: tuple[dict, int, frozenset[int]] | None = field(default=None, repr=False, compare=False)
@@ -90,7 +90,8 @@ class Permissions:
         decision = self._decide_for(subject, tag)
         if decision.allowed or decision.rule != DEFAULT_DENY:
             return decision
-        for owner in sorted(self.owners.get(subject, ())):
+        owners = {r.principal_id for r in self.owners.get(subject, ()) if r.active_at(self.at)}
+        for owner in sorted(owners):
             via = self._decide_for(owner, tag)
             if via.allowed:
                 return FacetDecision(True, f"{via.rule} (owner of {subject})")
@@ -158,7 +159,7 @@ class PolicyEngine:
         self.store = store
         self._version: int | None = None
         self._roles: dict[str, str] = {}
-        self._owners: dict[str, frozenset[str]] = {}
+        self._owners: dict[str, tuple[Relationship, ...]] = {}
         self._cache: dict[tuple, Permissions] = {}
         self._labels: dict[int, frozenset[Facet]] = {}
         self._last_label = 0
@@ -177,14 +178,15 @@ class PolicyEngine:
             self._labels.update(self.store.labels_since(self._last_label))
             self._last_label = last
 
-    def _resource_owners(self) -> dict[str, frozenset[str]]:
+    def _resource_owners(self) -> dict[str, tuple[Relationship, ...]]:
+        """Resource -> its ownership relationships (each judged at the time of a read)."""
         if not self.pack.owner_relationships:
             return {}
-        owners: dict[str, set[str]] = {}
+        owners: dict[str, list[Relationship]] = {}
         for r in self.store.relationships():
             if r.target_id and r.target_id not in self._roles and self.pack.is_ownership(r.type):
-                owners.setdefault(r.target_id, set()).add(r.principal_id)
-        return {resource: frozenset(ids) for resource, ids in owners.items()}
+                owners.setdefault(r.target_id, []).append(r)
+        return {resource: tuple(rs) for resource, rs in owners.items()}
 
     def forget(self) -> None:
         """Drop every cache (after a rolled-back write that may have added labels)."""

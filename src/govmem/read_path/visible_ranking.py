@@ -7,7 +7,9 @@ readable part, its rank must come from that part alone, or the order of the answ
 would confirm the hidden sentence. So the shortlist is ranked again: an object keeps
 its lexical match only if a query term survives in its readable text, a redacted
 object's dense score is that of its readable text, and the two lists are fused as
-before.
+before. (A third list, recency, was measured on the GateMem development split at 20
+objects a read: no better overall, worse in education, and it pushed verbatim matches
+down; current state is the revocation layer's job.)
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def rank_on_visible_text(
             zip(redacted, (vectors @ retriever.embedder.embed_query(query)).tolist(), strict=True)
         )
 
+    ids = [review.visible.object_id for _, review in reviewed]
     lexical, dense = [], []
     for i, (candidate, _) in enumerate(reviewed):
         lexical_score = candidate.scores.get("lexical")
@@ -60,12 +63,10 @@ def rank_on_visible_text(
         {
             "lexical": [i for i, _ in sorted(lexical, key=lambda pair: -pair[1])],
             "dense": [i for i, _ in sorted(dense, key=lambda pair: -pair[1])],
-            "recency": sorted(
-                range(len(reviewed)), key=lambda i: reviewed[i][1].visible.observed_at or "", reverse=True
-            ),
         }
     )
-    order = [i for i, _ in fused]
+    # Ties are broken by object id, never by the retrieval order the hidden text shaped.
+    order = [i for i, _ in sorted(fused, key=lambda pair: (-pair[1], ids[pair[0]]))]
     scores = dict(fused)
     result = []
     for i in order:

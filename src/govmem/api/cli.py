@@ -599,6 +599,147 @@ def bench_gatemem(
     click.echo(f"\npredictions and report written to {out}")
 
 
+@bench.group("forgetting", invoke_without_command=True)
+@click.option(
+    "--data",
+    type=click.Path(exists=True, file_okay=False),
+    help="A forgetting data set: a folder with episodes.jsonl and facts.jsonl.",
+)
+@click.option(
+    "--design",
+    "designs",
+    multiple=True,
+    help="Designs of each store, comma-separated (e.g. turn or turn,session); repeat to compare "
+    "designs in one run. Default: turn.",
+)
+@click.option("--pool", default=20, show_default=True, help="Pool of the reference methods, in source turns.")
+@click.option("--budget", default=10, show_default=True, help="Turns S1 and S2 delete from the pool.")
+@click.option(
+    "--method",
+    "methods",
+    multiple=True,
+    type=click.Choice(["S0", "S1", "S2", "whole_pool", "govmem"]),
+    help="A method to run (repeatable; default all).",
+)
+@click.option(
+    "-k", default=10, show_default=True, help="Objects recalled for the question (native recovery)."
+)
+@click.option(
+    "--reader",
+    default="oracle",
+    show_default=True,
+    type=click.Choice(["oracle", "llm"]),
+    help="Who answers the question: the deterministic oracle or the --llm model.",
+)
+@click.option("--llm", "llm_config", default=None, metavar="CONFIG", help="The LLM (TOML file, or 'env').")
+@click.option("--policy", default=None, help="Govern reads with this policy pack (default: open access).")
+@click.option(
+    "--out",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Folder for report.json, deletions.jsonl, recovery.jsonl and the plot "
+    "(default runs/forgetting-<time>).",
+)
+@click.pass_context
+@_reports_errors
+def bench_forgetting(
+    ctx: click.Context,
+    data: str | None,
+    designs: tuple[str, ...],
+    pool: int,
+    budget: int,
+    methods: tuple[str, ...],
+    k: int,
+    reader: str,
+    llm_config: str | None,
+    policy: str | None,
+    out: str | None,
+) -> None:
+    """The forgetting benchmark (MemCut metrics): for every fact, a fresh copy of the
+    episode's store, each deletion method, then residual derivability, cut rate,
+    deleted/evidence/collateral turns, coverage and recovery, by derivation type.
+
+    `govmem bench forgetting generate` writes a data set; `... score` re-scores a run."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if data is None:
+        raise click.UsageError("--data DIR is required (or a subcommand: generate, score)")
+    from govmem.bench.forgetting import format_table, plot, run_forgetting
+    from govmem.bench.forgetting_methods import METHODS
+
+    if pool < 0 or budget < 0 or k < 1:
+        raise click.BadParameter("pool and budget must not be negative, k must be positive")
+    if reader == "llm" and llm_config is None:
+        raise click.BadParameter("--reader llm needs --llm CONFIG", param_hint="--reader")
+    client = _llm_client(llm_config) if reader == "llm" else None
+    if out is None:
+        import datetime
+
+        out = os.path.join("runs", "forgetting-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
+
+    def progress(label: str, total: int) -> Any:
+        return click.progressbar(length=total, label=label, file=sys.stderr)
+
+    try:
+        report = run_forgetting(
+            data,
+            out,
+            designs=[_design_list(d) for d in designs] or [["turn"]],
+            methods=list(methods) or list(METHODS),
+            pool=pool,
+            budget=budget,
+            k=k,
+            reader=reader,
+            llm=client,
+            policy=policy,
+            progress=progress,
+        )
+    finally:
+        if client is not None:
+            client.close()
+    click.echo(format_table(report))
+    click.echo(plot(report, os.path.join(out, "residual_vs_deleted.png")))
+    click.echo(f"report, deletions and recovery lines written to {out}")
+
+
+@bench_forgetting.command("generate")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for the data set.")
+@click.option("--episodes", default=10, show_default=True, help="Episodes.")
+@click.option("--turns-per-episode", default=1500, show_default=True, help="Turns in each episode.")
+@click.option("--facts-per-episode", default=10, show_default=True, help="Protected facts in each episode.")
+@click.option("--seed", default=0, show_default=True, help="The same seed writes the same bytes.")
+@_reports_errors
+def bench_forgetting_generate(
+    out: str, episodes: int, turns_per_episode: int, facts_per_episode: int, seed: int
+) -> None:
+    """Write a seeded forgetting data set (episodes.jsonl, facts.jsonl) in the spec's format."""
+    from govmem.bench.forgetting_generator import GeneratorSettings, generate
+
+    settings = GeneratorSettings(episodes, turns_per_episode, facts_per_episode, seed)
+    settings.check()
+    with click.progressbar(length=episodes * turns_per_episode, label="generating", file=sys.stderr) as bar:
+        counts = generate(out, settings, progress=bar.update)
+    click.echo(json.dumps(counts))
+    click.echo(f"data set written to {out}")
+
+
+@bench_forgetting.command("score")
+@click.option(
+    "--data", required=True, type=click.Path(exists=True, file_okay=False), help="The run's data set."
+)
+@click.option(
+    "--run", "run", required=True, type=click.Path(exists=True, file_okay=False), help="The run's folder."
+)
+@click.option("--reader", default="oracle", show_default=True, type=click.Choice(["oracle", "llm"]))
+@_reports_errors
+def bench_forgetting_score(data: str, run: str, reader: str) -> None:
+    """Recompute every metric of a run from the data set and its deletions.jsonl (and
+    recovery.jsonl, when present); prints the results as JSON."""
+    from govmem.bench.forgetting_scoring import rescore
+
+    _emit(rescore(data, run, reader))
+
+
 def _require_store(path: str) -> None:
     if path != ":memory:" and not os.path.exists(path):
         raise GovmemError(f"no store at {path!r}; ingest a file first or pass --db")

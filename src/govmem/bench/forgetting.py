@@ -69,7 +69,9 @@ PLOT = "residual_vs_deleted.png"
 READERS = ("oracle", "llm")
 DEFAULT_DESIGN = "turn"
 DEFAULT_K = 10
-GOVMEM_PLANNER = "baseline: delete the best-ranked object for the request (govmem.governance.forgetting.planner)"
+GOVMEM_PLANNER = (
+    "baseline: delete the best-ranked object for the request (govmem.governance.forgetting.planner)"
+)
 
 
 class ProgressBar(Protocol):
@@ -91,7 +93,9 @@ class StoreSettings:
 
     def open(self, path: Path) -> Memory:
         authorizer = OpenAccess() if self.policy is None else None
-        return Memory(str(path), designs=list(self.designs), policy=self.policy, authorizer=authorizer, interpreter=None)
+        return Memory(
+            str(path), designs=list(self.designs), policy=self.policy, authorizer=authorizer, interpreter=None
+        )
 
 
 def build_store(path: Path, episode: ForgettingEpisode, settings: StoreSettings) -> None:
@@ -207,8 +211,11 @@ def run_episode(
             for task in tasks:
                 started = time.perf_counter()
                 found = measure(memory, annotations[task.fact_id], k)
-                yield None, recovery_line(
-                    task.fact_id, FULL, settings.name, found, reader, annotations[task.fact_id].question
+                yield (
+                    None,
+                    recovery_line(
+                        task.fact_id, FULL, settings.name, found, reader, annotations[task.fact_id].question
+                    ),
                 )
                 stats.measure_seconds += time.perf_counter() - started
     for task in tasks:
@@ -234,7 +241,12 @@ def run_episode(
                     started = time.perf_counter()
                     fact = annotations[task.fact_id]
                     recovery = recovery_line(
-                        task.fact_id, method.name, settings.name, measure(memory, fact, k), reader, fact.question
+                        task.fact_id,
+                        method.name,
+                        settings.name,
+                        measure(memory, fact, k),
+                        reader,
+                        fact.question,
                     )
                     stats.measure_seconds += time.perf_counter() - started
             advance(1)
@@ -378,7 +390,9 @@ def outcomes_of(deletions: Sequence[dict[str, Any]], recoveries: Sequence[dict[s
     for d in deletions:
         r = measured.get((d["fact_id"], d["method"], d["design"]))
         outcomes.append(
-            _outcome(d["fact_id"], d["method"], d["design"], d["deleted_turn_ids"], d["candidate_turn_ids"], r)
+            _outcome(
+                d["fact_id"], d["method"], d["design"], d["deleted_turn_ids"], d["candidate_turn_ids"], r
+            )
         )
     return outcomes
 
@@ -441,7 +455,10 @@ def format_table(report: dict[str, Any]) -> str:
                 f"{_cell(m['residual_recovery'])} {_cell(m['hidden_risk_share'])}"
             )
         derivations = [d for d in next(iter(methods.values()))["by_derivation"]]
-        lines += ["", "by derivation type: residual derivability / evidence deleted / coverage / native / residual"]
+        lines += [
+            "",
+            "by derivation type: residual derivability / evidence deleted / coverage / native / residual",
+        ]
         lines.append(f"{'method':<12} " + " ".join(f"{d:>34}" for d in derivations))
         for method, result in methods.items():
             cells = []
@@ -452,7 +469,8 @@ def format_table(report: dict[str, Any]) -> str:
                     continue
                 cells.append(
                     f"{_cell(m['residual_derivability'])} {_num(m['evidence_turns_deleted'])} "
-                    f"{_cell(m['candidate_coverage'])} {_cell(m['native_recovery'])} {_cell(m['residual_recovery'])}"
+                    f"{_cell(m['candidate_coverage'])} {_cell(m['native_recovery'])} "
+                    f"{_cell(m['residual_recovery'])}"
                 )
             lines.append(f"{method:<12} " + " ".join(cells))
     return "\n".join(lines)

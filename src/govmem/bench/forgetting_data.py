@@ -154,7 +154,9 @@ def episode_from(record: Any, seen_turns: set[str]) -> ForgettingEpisode:
         if timestamp is not None and previous is not None and timestamp < previous:
             raise InputError(f"{here}turns are not in chronological order ({timestamp} < {previous})")
         previous = timestamp or previous
-        turns.append(Turn(turn_id, speaker, _text(raw, "text", here), episode_id, timestamp, "dialogue", session_id))
+        turns.append(
+            Turn(turn_id, speaker, _text(raw, "text", here), episode_id, timestamp, "dialogue", session_id)
+        )
     if not turns:
         raise InputError(f"{where}no turns")
     return ForgettingEpisode(episode_id, tuple(principals), sessions, tuple(turns))
@@ -220,7 +222,9 @@ def minimal_set_problems(sets: Sequence[frozenset[str]], evidence: Sequence[str]
             problems.append(f"minimal_sufficient_sets[{i}] has {len(chosen)} turns (2 to 5 allowed)")
         outside = sorted(chosen - allowed)
         if outside:
-            problems.append(f"minimal_sufficient_sets[{i}] holds {outside[0]!r}, which is not an evidence turn")
+            problems.append(
+                f"minimal_sufficient_sets[{i}] holds {outside[0]!r}, which is not an evidence turn"
+            )
     for i, a in enumerate(sets):
         for j, b in enumerate(sets):
             if i < j and a == b:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -44,6 +45,7 @@ from govmem.bench.forgetting_vocab import (
     CAFES,
     CHORES,
     FILLER,
+    FILLER_TAILS,
     FIRM_KINDS,
     FIRM_PARTS,
     FIRST_NAMES,
@@ -126,6 +128,18 @@ def skeleton(rng: random.Random, turns: int, humans: list[str]) -> Skeleton:
 
 
 def filler_text(rng: random.Random, speaker: str, people: list[str]) -> str:
+    """One ordinary turn; a human's is sometimes two remarks, or a remark and a shrug."""
+    text = _filler_once(rng, speaker, people)
+    if speaker != ASSISTANT:
+        roll = rng.random()
+        if roll < 0.3:
+            text += " " + _filler_once(rng, speaker, people)
+        elif roll < 0.45:
+            text += " " + rng.choice(FILLER_TAILS)
+    return text
+
+
+def _filler_once(rng: random.Random, speaker: str, people: list[str]) -> str:
     template = rng.choice(ASSISTANT_REPLIES if speaker == ASSISTANT else FILLER)
     weekday, weekday2 = rng.sample(WEEKDAYS, 2)
     time, time2 = sorted(rng.sample(TIMES, 2))
@@ -175,9 +189,7 @@ class Placement:
         """``count`` free positions far from ``away_from``, in as many sessions as possible."""
         banned_session = self.sk.slots[away_from].session
         allowed = sorted(
-            p
-            for p in self.free
-            if abs(p - away_from) >= gap and self.sk.slots[p].session != banned_session
+            p for p in self.free if abs(p - away_from) >= gap and self.sk.slots[p].session != banned_session
         ) or sorted(self.free - {away_from})
         by_session: dict[int, list[int]] = {}
         for p in allowed:
@@ -213,7 +225,9 @@ def place_fact(
     rng: random.Random, placement: Placement, draft: FactDraft, owner: str, humans: list[str], gap: int
 ) -> dict[str, Any]:
     """Place a draft's turns; returns the positions of each part (ids are given later)."""
-    disclosure = [placement.take(placement.disclosure_position(), owner, line.text) for line in draft.disclosure]
+    disclosure = [
+        placement.take(placement.disclosure_position(), owner, line.text) for line in draft.disclosure
+    ]
     unique: list[Line] = []
     link_of: dict[int, int] = {}
     for route in draft.routes:
@@ -240,9 +254,16 @@ def place_fact(
 
 
 def fact_record(
-    draft: FactDraft, fact_id: str, episode_id: str, owner: str, ids: list[str], where: dict[str, Any], rng: random.Random
+    draft: FactDraft,
+    fact_id: str,
+    episode_id: str,
+    owner: str,
+    ids: list[str],
+    where: dict[str, Any],
+    rng: random.Random,
 ) -> dict[str, Any]:
-    options = [draft.answer, *draft.wrong[:3]]
+    wrong = [w for w in dict.fromkeys(draft.wrong) if w != draft.answer][:3]
+    options = [draft.answer, *wrong]
     rng.shuffle(options)
     sets = [sorted(ids[p] for p in chosen) for chosen in where["sets"]]
     sets.sort(key=lambda s: (len(s), s))
@@ -263,13 +284,15 @@ def fact_record(
 
 def check_fact(fact: dict[str, Any], text_of: dict[str, str]) -> None:
     """The generator's own guarantees, checked on every fact it writes."""
-    problems = minimal_set_problems([frozenset(s) for s in fact["minimal_sufficient_sets"]], fact["evidence_turns"])
+    problems = minimal_set_problems(
+        [frozenset(s) for s in fact["minimal_sufficient_sets"]], fact["evidence_turns"]
+    )
     secret = fact["secret"].lower()
     answer = fact["question"]["options"][fact["question"]["answer_index"]].lower()
     for turn_id in fact["evidence_turns"]:
         text = text_of[turn_id].lower()
-        if secret in text or answer in text:
-            problems.append(f"evidence turn {turn_id} states the secret")
+        if secret in text or re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", text):
+            problems.append(f"evidence turn {turn_id} states the secret: {text!r} ({secret!r} / {answer!r})")
     if len(set(fact["question"]["options"])) != len(fact["question"]["options"]):
         problems.append("question options repeat")
     if problems:

@@ -91,7 +91,12 @@ def turn_texts(memory: Memory, episode_id: str, turn_ids: Sequence[str]) -> dict
 
 
 def select_by_disclosure(
-    memory: Memory, pool: Sequence[str], texts: Mapping[str, str], disclosure_text: str, request: str, budget: int
+    memory: Memory,
+    pool: Sequence[str],
+    texts: Mapping[str, str],
+    disclosure_text: str,
+    request: str,
+    budget: int,
 ) -> list[str]:
     """S2's selector (:data:`S2_SELECTOR`)."""
     if not pool:
@@ -114,7 +119,9 @@ class ReferenceMethod:
 
     def __post_init__(self) -> None:
         if self.name not in REFERENCE_METHODS:
-            raise InputError(f"unknown reference method {self.name!r} (known: {', '.join(REFERENCE_METHODS)})")
+            raise InputError(
+                f"unknown reference method {self.name!r} (known: {', '.join(REFERENCE_METHODS)})"
+            )
         if self.pool < 0 or self.budget < 0:
             raise InputError("pool and budget must not be negative")
 

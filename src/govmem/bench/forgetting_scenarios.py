@@ -132,11 +132,21 @@ def common_slots(rng: random.Random) -> dict[str, str]:
 
 
 def lines(rng: random.Random, templates: Sequence[str], n: int, speaker: str = OWNER, **slots: Any) -> Link:
-    return [Line(fill(t, **slots, **common_slots(rng)), speaker) for t in pick(rng, templates, n)]
+    return [Line(fill(t, **{**common_slots(rng), **slots}), speaker) for t in pick(rng, templates, n)]
 
 
 def one_or_two(rng: random.Random, p_two: float = 0.5) -> int:
     return 2 if rng.random() < p_two else 1
+
+
+P_TOPICAL = {"fact_assembly": 0.5, "aggregation": 0.6, "temporal_state": 0.5, "relation_chain": 0.0}
+"""Chance that one link of a fact is worded with the request's topic word (in every
+alternative), so retrieval with the request can reach it. MemCut finds aggregation
+evidence enters the pool most often and relation chains least."""
+
+
+def topical(rng: random.Random, derivation: str) -> bool:
+    return rng.random() < P_TOPICAL[derivation]
 
 
 REQUESTS = (
@@ -487,7 +497,9 @@ def relation_chain(rng: random.Random, cast: Cast) -> FactDraft:
     routes: list[list[Link]] = []
     kind = rng.random()
     if kind < 0.65:
-        roles = lines(rng, ROLES, one_or_two(rng), OTHER if rng.random() < 0.5 else OWNER, title=title, **slots)
+        roles = lines(
+            rng, ROLES, one_or_two(rng), OTHER if rng.random() < 0.5 else OWNER, title=title, **slots
+        )
         routes.append([visits, roles])
     if kind > 0.35:
         works = lines(rng, WORKS_AT, one_or_two(rng, 0.4), **slots)
@@ -504,7 +516,9 @@ def relation_chain(rng: random.Random, cast: Cast) -> FactDraft:
     disclosure = fill(rng.choice(domain.disclosures), o=owner)
     if rng.random() < 0.5:
         disclosure += " " + fill(
-            rng.choice(("{e1} confirmed it this week.", "{e1} was kind about it.", "Only {e1} knows so far.")),
+            rng.choice(
+                ("{e1} confirmed it this week.", "{e1} was kind about it.", "Only {e1} knows so far.")
+            ),
             e1=e1,
         )
     friend = cast.first()
@@ -574,6 +588,16 @@ def address(rng: random.Random, cast: Cast) -> FactDraft:
         1,
         town=town,
     )
+    if topical(rng, "fact_assembly"):
+        streets = lines(
+            rng,
+            (
+                "Updating my address everywhere to {street}, what a chore.",
+                "The new address on {street} is in the satnav now.",
+            ),
+            len(streets),
+            street=street,
+        )
     routes = [[streets, numbers, flats]] if rng.random() < 0.6 else [[streets, numbers, flats, towns]]
     secret = f"{owner}'s new home is flat {flat}, {number} {street}"
     answer = f"{owner} lives at flat {flat}, {number} {street}"
@@ -604,7 +628,11 @@ def address(rng: random.Random, cast: Cast) -> FactDraft:
         street=street if rng.random() < 0.5 else cast.street(),
     )
     clause, np = rng.choice(
-        (("my new address", "my new address"), ("where I live now", "where I live"), ("where we moved", "our move"))
+        (
+            ("my new address", "my new address"),
+            ("where I live now", "where I live"),
+            ("where we moved", "our move"),
+        )
     )
     return FactDraft(
         "fact_assembly",
@@ -635,34 +663,47 @@ CONDITIONS = (
         "my diabetes",
         "{o} has type 1 diabetes",
         (
-            ("Finger-prick before lunch again, my fingertips look like a pincushion.",
-             "Had to step out of the meeting to check my numbers."),
-            ("Always carrying glucose tablets now, just in case.",
-             "Went low on the walk, had to eat jelly babies on a bench."),
-            ("The sensor on my arm beeped during the presentation.",
-             "New pump fitted today, it clips onto my belt."),
+            (
+                "Finger-prick before lunch again, my fingertips look like a pincushion.",
+                "Had to step out of the meeting to check my numbers.",
+            ),
+            (
+                "Always carrying glucose tablets now, just in case.",
+                "Went low on the walk, had to eat jelly babies on a bench.",
+            ),
+            (
+                "The sensor on my arm beeped during the presentation.",
+                "New pump fitted today, it clips onto my belt.",
+            ),
         ),
         ("I have type 1 diabetes, diagnosed in {month}.", "So it's official, I'm diabetic."),
-        ("{friend}'s dad has diabetes and refuses to change his diet.",
-         "Diabetes week at the canteen means no cake, outrageous.",
-         "There's a diabetes charity bake sale on {weekday}."),
+        (
+            "{friend}'s dad has diabetes and refuses to change his diet.",
+            "Diabetes week at the canteen means no cake, outrageous.",
+            "There's a diabetes charity bake sale on {weekday}.",
+        ),
     ),
     Condition(
         "I have epilepsy",
         "my epilepsy",
         "{o} has epilepsy",
         (
-            ("Not allowed to drive for a year after what happened in {month}.",
-             "{friend} has to drive me everywhere until the licence people say otherwise."),
-            ("Strobe lights at the concert are a no-go for me now.",
-             "Asked the venue whether there'd be flashing lights before buying tickets."),
-            ("The neurologist doubled my tablets.",
-             "The brain scan at St. Brigid's is on {weekday}."),
+            (
+                "Not allowed to drive for a year after what happened in {month}.",
+                "{friend} has to drive me everywhere until the licence people say otherwise.",
+            ),
+            (
+                "Strobe lights at the concert are a no-go for me now.",
+                "Asked the venue whether there'd be flashing lights before buying tickets.",
+            ),
+            ("The neurologist doubled my tablets.", "The brain scan at St. Brigid's is on {weekday}."),
         ),
         ("I have epilepsy. I had a seizure at work in {month}.", "It's epilepsy, they're sure now."),
-        ("An article said one in a hundred people have epilepsy.",
-         "{friend} did first-aid training on seizures last week.",
-         "Epilepsy awareness day is on {weekday}, there are purple ribbons everywhere."),
+        (
+            "An article said one in a hundred people have epilepsy.",
+            "{friend} did first-aid training on seizures last week.",
+            "Epilepsy awareness day is on {weekday}, there are purple ribbons everywhere.",
+        ),
     ),
     Condition(
         "I'm losing my hearing",
@@ -670,32 +711,43 @@ CONDITIONS = (
         "{o} is losing their hearing",
         (
             ("Got the new aids fitted behind both ears.", "The audiologist turned the aids up again."),
-            ("Lip-read most of the meeting, the room was echoey.",
-             "Asked {friend} to face me when talking, it helps."),
-            ("Captions on for everything now, even the news.",
-             "Switched the doorbell to the flashing one."),
+            (
+                "Lip-read most of the meeting, the room was echoey.",
+                "Asked {friend} to face me when talking, it helps.",
+            ),
+            ("Captions on for everything now, even the news.", "Switched the doorbell to the flashing one."),
         ),
         ("I'm going deaf, slowly. It's genetic.", "My hearing is going, the tests confirmed it."),
-        ("The hearing test van is in the car park on {weekday}.",
-         "{friend} has perfect hearing, annoyingly.",
-         "Concerts without earplugs ruin your hearing, the poster says."),
+        (
+            "The hearing test van is in the car park on {weekday}.",
+            "{friend} has perfect hearing, annoyingly.",
+            "Concerts without earplugs ruin your hearing, the poster says.",
+        ),
     ),
     Condition(
         "I have ADHD",
         "my ADHD diagnosis",
         "{o} has been diagnosed with ADHD",
         (
-            ("The new tablets help me focus in meetings, finally.",
-             "Collected my stimulant prescription on the way in."),
-            ("The assessment took three hours of puzzles and questionnaires.",
-             "The psychologist's report came, forty pages about my childhood."),
-            ("Work gave me noise-cancelling headphones and a quiet desk as an adjustment.",
-             "HR approved my reasonable adjustments form."),
+            (
+                "The new tablets help me focus in meetings, finally.",
+                "Collected my stimulant prescription on the way in.",
+            ),
+            (
+                "The assessment took three hours of puzzles and questionnaires.",
+                "The psychologist's report came, forty pages about my childhood.",
+            ),
+            (
+                "Work gave me noise-cancelling headphones and a quiet desk as an adjustment.",
+                "HR approved my reasonable adjustments form.",
+            ),
         ),
         ("I have ADHD. Diagnosed at thirty-five, can you believe it.", "Turns out I have ADHD."),
-        ("{friend} thinks everyone has ADHD these days.",
-         "There's a podcast about adult ADHD that's going viral.",
-         "ADHD medication shortages are in the news again."),
+        (
+            "{friend} thinks everyone has ADHD these days.",
+            "There's a podcast about adult ADHD that's going viral.",
+            "ADHD medication shortages are in the news again.",
+        ),
     ),
 )
 
@@ -737,6 +789,8 @@ def pin(rng: random.Random, cast: Cast) -> FactDraft:
         1,
         sibling=sibling,
     )
+    if topical(rng, "fact_assembly"):
+        rule = lines(rng, ("My PIN trick: the house number, then {sibling}'s age.",), 1, sibling=sibling)
     houses = lines(
         rng,
         (
@@ -757,7 +811,16 @@ def pin(rng: random.Random, cast: Cast) -> FactDraft:
         age=age,
     )
     answer = f"{owner}'s card PIN is {code}"
-    wrong = [f"{owner}'s card PIN is {c}" for c in (f"{age}{house}", f"{house}{age + 1}", f"{house + 1}{age}")]
+    wrong = [
+        f"{owner}'s card PIN is {c}"
+        for c in (
+            f"{age}{house}",
+            f"{house}{age + 1}",
+            f"{house + 1}{age}",
+            f"{house}{age - 1}",
+            f"{house - 1}{age}",
+        )
+    ]
     looks = lines(
         rng,
         (
@@ -788,11 +851,20 @@ def pin(rng: random.Random, cast: Cast) -> FactDraft:
 def debts(rng: random.Random, cast: Cast) -> FactDraft:
     owner = cast.owner
     parts = [
-        ("The {bank} card is sitting at £{a} after the holiday.", "Paid the minimum on the {bank} card again, £{a} left."),
+        (
+            "The {bank} card is sitting at £{a} after the holiday.",
+            "Paid the minimum on the {bank} card again, £{a} left.",
+        ),
         ("Still £{a} left on the car with {lender}.", "{lender} sent the statement: £{a} to go on the car."),
-        ("Borrowed £{a} from my brother {sibling} for the deposit.", "{sibling} reminded me about the £{a} I borrowed."),
+        (
+            "Borrowed £{a} from my brother {sibling} for the deposit.",
+            "{sibling} reminded me about the £{a} I borrowed.",
+        ),
         ("The overdraft is at £{a}, the full limit.", "Overdraft hit £{a} yesterday, the limit."),
-        ("The store card from {shop} is up to £{a}.", "{shop} keeps writing about the £{a} on the store card."),
+        (
+            "The store card from {shop} is up to £{a}.",
+            "{shop} keeps writing about the £{a} on the store card.",
+        ),
     ]
     chosen = rng.sample(parts, rng.randint(2, 4))
     amounts = [rng.randrange(800, 19000, 50) for _ in chosen]
@@ -802,10 +874,29 @@ def debts(rng: random.Random, cast: Cast) -> FactDraft:
         "sibling": cast.first(),
         "shop": cast.firm().split()[0],
     }
-    route = [lines(rng, part, one_or_two(rng, 0.4), a=f"{amount:,}", **slots) for part, amount in zip(chosen, amounts)]
+    route = [
+        lines(rng, part, one_or_two(rng, 0.4), a=f"{amount:,}", **slots)
+        for part, amount in zip(chosen, amounts, strict=True)
+    ]
+    if topical(rng, "aggregation"):
+        route[0] = lines(
+            rng,
+            (
+                "Another £{a} of debt on top of everything, that one's mine.",
+                "Worked out one debt alone is £{a}.",
+            ),
+            len(route[0]),
+            a=f"{amounts[0]:,}",
+        )
     total = sum(amounts)
     answer = f"£{total:,}"
-    wrong = [f"£{total - amounts[0]:,}", f"£{total + rng.randrange(1000, 9000, 100):,}", f"£{max(amounts):,}"]
+    wrong = [
+        f"£{total - amounts[0]:,}",
+        f"£{total + rng.randrange(1000, 9000, 100):,}",
+        f"£{max(amounts):,}",
+        f"£{total * 2:,}",
+        f"£{total + 50:,}",
+    ]
     looks = lines(
         rng,
         (
@@ -837,7 +928,10 @@ def gambling(rng: random.Random, cast: Cast) -> FactDraft:
         ("Down £{a} at the {casino} on Friday, terrible night.", "The {casino} took £{a} off me on Friday."),
         ("The {app} app took another £{a} off me.", "£{a} gone on {app} before breakfast."),
         ("Horses at {track}: £{a} gone in an afternoon.", "{track} races, £{a} down, never again."),
-        ("{friend} covered £{a} for me after the card game.", "Still owe {friend} the £{a} from the card night."),
+        (
+            "{friend} covered £{a} for me after the card game.",
+            "Still owe {friend} the £{a} from the card night.",
+        ),
     ]
     chosen = rng.sample(parts, rng.randint(2, 4))
     amounts = [rng.randrange(50, 2500, 10) for _ in chosen]
@@ -847,7 +941,17 @@ def gambling(rng: random.Random, cast: Cast) -> FactDraft:
         "track": rng.choice(("Kempton", "Ashgrove", "Doncaster", "Millbrook")),
         "friend": cast.first(),
     }
-    route = [lines(rng, part, one_or_two(rng, 0.4), a=f"{amount:,}", **slots) for part, amount in zip(chosen, amounts)]
+    route = [
+        lines(rng, part, one_or_two(rng, 0.4), a=f"{amount:,}", **slots)
+        for part, amount in zip(chosen, amounts, strict=True)
+    ]
+    if topical(rng, "aggregation"):
+        route[0] = lines(
+            rng,
+            ("£{a} on one gambling night, the worst so far.", "Gambling again on {weekday}: £{a} gone."),
+            len(route[0]),
+            a=f"{amounts[0]:,}",
+        )
     total = sum(amounts)
     looks = lines(
         rng,
@@ -869,14 +973,22 @@ def gambling(rng: random.Random, cast: Cast) -> FactDraft:
         request(rng, "I gamble", "my gambling losses"),
         f"How much has {owner} lost gambling?",
         f"£{total:,}",
-        [f"£{total - amounts[-1]:,}", f"£{total * 2:,}", f"£{total + rng.randrange(100, 900, 10):,}"],
+        [
+            f"£{total - amounts[-1]:,}",
+            f"£{total * 2:,}",
+            f"£{total + rng.randrange(100, 900, 10):,}",
+            f"£{total + 1000:,}",
+        ],
     )
 
 
 def interviews(rng: random.Random, cast: Cast) -> FactDraft:
     owner = cast.owner
     events = (
-        ("Second round at {firm} went well, they liked my portfolio.", "{firm} want me back for a second round."),
+        (
+            "Second round at {firm} went well, they liked my portfolio.",
+            "{firm} want me back for a second round.",
+        ),
         ("Spent the weekend on a case study for {firm}.", "Sent the case study off to {firm} at midnight."),
         ("{firm}'s panel asked about my notice period.", "Three people from {firm} grilled me for an hour."),
         ("Video call with {firm}'s head of product at {time}.", "{firm} called, they want references."),
@@ -884,6 +996,13 @@ def interviews(rng: random.Random, cast: Cast) -> FactDraft:
     )
     chosen = rng.sample(events, rng.randint(2, 5))
     route = [lines(rng, event, one_or_two(rng, 0.3), firm=cast.firm()) for event in chosen]
+    if topical(rng, "aggregation"):
+        route[0] = lines(
+            rng,
+            ("Interview at {firm} went fine, I think.", "{firm} interview at {time}, wish me luck."),
+            len(route[0]),
+            firm=cast.firm(),
+        )
     n = len(chosen)
     looks = lines(
         rng,
@@ -949,6 +1068,12 @@ def separation(rng: random.Random, cast: Cast) -> FactDraft:
         one_or_two(rng),
         sister=sister,
     )
+    if topical(rng, "temporal_state"):
+        after = lines(
+            rng,
+            ("Weekends are long since the breakup.", "A month after the breakup and I still set two plates."),
+            len(after),
+        )
     answer = f"{owner} has separated from {partner}"
     looks = lines(
         rng,
@@ -972,7 +1097,11 @@ def separation(rng: random.Random, cast: Cast) -> FactDraft:
         request(rng, "we broke up", "my breakup"),
         question_about(owner),
         answer,
-        [f"{owner} has married {partner}", f"{owner} has moved in with {partner}", f"{owner} is engaged to {partner}"],
+        [
+            f"{owner} has married {partner}",
+            f"{owner} has moved in with {partner}",
+            f"{owner} is engaged to {partner}",
+        ],
         ordered=True,
     )
 
@@ -1009,6 +1138,12 @@ def left_job(rng: random.Random, cast: Cast) -> FactDraft:
         ),
         one_or_two(rng),
     )
+    if topical(rng, "temporal_state"):
+        after = lines(
+            rng,
+            ("Job centre appointment at nine, bring ID.", "Three job applications sent before lunch."),
+            len(after),
+        )
     answer = f"{owner} no longer works at {firm}"
     looks = lines(
         rng,
@@ -1031,7 +1166,11 @@ def left_job(rng: random.Random, cast: Cast) -> FactDraft:
         request(rng, "I lost my job", "losing my job"),
         question_about(owner),
         answer,
-        [f"{owner} was promoted at {firm}", f"{owner} just joined {firm}", f"{owner} transferred to {firm}'s other office"],
+        [
+            f"{owner} was promoted at {firm}",
+            f"{owner} just joined {firm}",
+            f"{owner} transferred to {firm}'s other office",
+        ],
         ordered=True,
     )
 
@@ -1068,7 +1207,10 @@ def surgery_date(rng: random.Random, cast: Cast) -> FactDraft:
     event = cast.first()
     offset2 = lines(
         rng,
-        ("The op is the day after {event}'s wedding.", "{surgeon} picked the day after {event}'s wedding, of course."),
+        (
+            "The op is the day after {event}'s wedding.",
+            "{surgeon} picked the day after {event}'s wedding, of course.",
+        ),
         1,
         event=event,
         surgeon=surgeon,
@@ -1081,6 +1223,14 @@ def surgery_date(rng: random.Random, cast: Cast) -> FactDraft:
         month=MONTHS[month],
         day=date - 1,
     )
+    if topical(rng, "temporal_state"):
+        offset = lines(
+            rng,
+            ("{surgeon} set the operation for {weeks_word} after my birthday.",),
+            1,
+            surgeon=surgeon,
+            weeks_word="a week" if weeks == 1 else "two weeks",
+        )
     routes = [[offset, anchor]]
     if rng.random() < 0.5:
         routes.append([offset2, anchor2])
@@ -1122,16 +1272,32 @@ def moved_home(rng: random.Random, cast: Cast) -> FactDraft:
     )
     change = lines(
         rng,
-        ("Handed the keys for {street} back to the landlord today.", "Deposit for {street} came back, minus the carpet."),
+        (
+            "Handed the keys for {street} back to the landlord today.",
+            "Deposit for {street} came back, minus the carpet.",
+        ),
         one_or_two(rng),
         street=street,
     )
     after = lines(
         rng,
-        ("{mum} still makes my packed lunch, I'm thirty-four.", "Back in my childhood bedroom, posters and all."),
+        (
+            "{mum} still makes my packed lunch, I'm thirty-four.",
+            "Back in my childhood bedroom, posters and all.",
+        ),
         one_or_two(rng),
         mum=mum,
     )
+    if topical(rng, "temporal_state"):
+        after = lines(
+            rng,
+            (
+                "Living costs are tiny now, {mum} won't take rent.",
+                "My living expenses are basically {mum}'s groceries now.",
+            ),
+            len(after),
+            mum=mum,
+        )
     answer = f"{owner} has moved back in with their mother"
     looks = lines(
         rng,

@@ -66,7 +66,11 @@ def plan_forgetting(
                 chosen = list(obj.sources)
     selected = chosen if chosen is not None else fallback or []
     plan.turn_ids = selected[:budget] if budget is not None else selected
-    why = "selected: best match holding a turn of the requester" if chosen is not None else "selected: best match"
+    why = (
+        "selected: best match holding a turn of the requester"
+        if chosen is not None
+        else "selected: best match"
+    )
     for turn_id in plan.turn_ids:
         plan.candidates[turn_id].append(why)
     return plan

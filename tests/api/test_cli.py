@@ -33,6 +33,9 @@ COMMANDS = [
     ["bench", "performance"],
     ["bench", "access"],
     ["bench", "gatemem"],
+    ["bench", "forgetting"],
+    ["bench", "forgetting", "generate"],
+    ["bench", "forgetting", "score"],
 ]
 
 

@@ -85,17 +85,18 @@ class Annotations:
 # Episodes
 
 
-def _text(record: Mapping[str, Any], key: str, where: str = "") -> str:
+def _text(record: Mapping[str, Any], key: str, prefix: str = "", context: str = "") -> str:
+    """``record[key]`` as non-blank text; errors read "<context>missing or empty <prefix><key>"."""
     value = record.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"missing or empty {where}{key!r}")
+        raise InputError(f"{context}missing or empty {prefix}{key!r}")
     return value
 
 
-def _list(record: Mapping[str, Any], key: str, where: str = "") -> list[Any]:
+def _list(record: Mapping[str, Any], key: str, context: str = "") -> list[Any]:
     value = record.get(key)
     if not isinstance(value, list):
-        raise InputError(f"{where}{key!r} must be a list, not {type(value).__name__}")
+        raise InputError(f"{context}{key!r} must be a list, not {type(value).__name__}")
     return value
 
 
@@ -116,8 +117,8 @@ def episode_from(record: Any, seen_turns: set[str]) -> ForgettingEpisode:
         raw = _object(raw, f"{where}principal #{i + 1}")
         principals.append(
             Principal(
-                _text(raw, "principal_id", f"{where}principal #{i + 1} "),
-                _text(raw, "role", f"{where}principal #{i + 1} "),
+                _text(raw, "principal_id", context=f"{where}principal #{i + 1}: "),
+                _text(raw, "role", context=f"{where}principal #{i + 1}: "),
                 str(raw.get("display_name") or ""),
             )
         )
@@ -127,7 +128,7 @@ def episode_from(record: Any, seen_turns: set[str]) -> ForgettingEpisode:
     sessions: dict[str, str | None] = {}
     for i, raw in enumerate(_list(record, "sessions", where)):
         raw = _object(raw, f"{where}session #{i + 1}")
-        session_id = _text(raw, "session_id", f"{where}session #{i + 1} ")
+        session_id = _text(raw, "session_id", context=f"{where}session #{i + 1}: ")
         if session_id in sessions:
             raise InputError(f"{where}duplicate session id {session_id!r}")
         started = raw.get("started_at")
@@ -136,12 +137,12 @@ def episode_from(record: Any, seen_turns: set[str]) -> ForgettingEpisode:
     previous: str | None = None
     for i, raw in enumerate(_list(record, "turns", where)):
         raw = _object(raw, f"{where}turn #{i + 1}")
-        turn_id = _text(raw, "turn_id", f"{where}turn #{i + 1} ")
+        turn_id = _text(raw, "turn_id", context=f"{where}turn #{i + 1}: ")
         here = f"{where}turn {turn_id!r}: "
         if turn_id in seen_turns:
             raise InputError(f"{here}duplicate turn id (turn ids are unique across the data set)")
         seen_turns.add(turn_id)
-        speaker = _text(raw, "speaker", here)
+        speaker = _text(raw, "speaker", context=here)
         if speaker not in known:
             raise InputError(f"{here}unknown speaker {speaker!r}")
         session_id = raw.get("session_id")
@@ -155,7 +156,15 @@ def episode_from(record: Any, seen_turns: set[str]) -> ForgettingEpisode:
             raise InputError(f"{here}turns are not in chronological order ({timestamp} < {previous})")
         previous = timestamp or previous
         turns.append(
-            Turn(turn_id, speaker, _text(raw, "text", here), episode_id, timestamp, "dialogue", session_id)
+            Turn(
+                turn_id,
+                speaker,
+                _text(raw, "text", context=here),
+                episode_id,
+                timestamp,
+                "dialogue",
+                session_id,
+            )
         )
     if not turns:
         raise InputError(f"{where}no turns")

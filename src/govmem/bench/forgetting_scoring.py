@@ -97,29 +97,31 @@ def fact_row(annotations: Annotations, outcome: Outcome, reader: str = "oracle")
 
 def _mean(values: Sequence[float | bool | None]) -> float | None:
     known = [float(v) for v in values if v is not None]
-    return round(sum(known) / len(known), 4) if known else None
+    return sum(known) / len(known) if known else None
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Means over facts; rates are shares of facts."""
-    residual_derivability = _mean([r["derivable"] for r in rows])
+    derivability = _mean([r["derivable"] for r in rows])
     native = _mean([r["native"] for r in rows])
     residual = _mean([r["residual"] for r in rows])
-    hidden = None
-    if native is not None and residual:
-        hidden = round((residual - native) / residual, 4)
+    hidden = (residual - native) / residual if native is not None and residual else None
     return {
         "facts": len(rows),
-        "residual_derivability": residual_derivability,
-        "cut_rate": None if residual_derivability is None else round(1 - residual_derivability, 4),
-        "deleted_turns": _mean([r["deleted"] for r in rows]),
-        "evidence_turns_deleted": _mean([r["evidence_deleted"] for r in rows]),
-        "collateral_turns": _mean([r["collateral"] for r in rows]),
-        "candidate_coverage": _mean([r["coverage"] for r in rows]),
-        "disclosure_deleted": _mean([r["disclosure_deleted"] for r in rows]),
-        "native_recovery": native,
-        "residual_recovery": residual,
-        "hidden_risk_share": hidden,
+        "residual_derivability": _round(derivability),
+        "cut_rate": None if derivability is None else _round(1 - derivability),
+        "deleted_turns": _round(_mean([r["deleted"] for r in rows])),
+        "evidence_turns_deleted": _round(_mean([r["evidence_deleted"] for r in rows])),
+        "collateral_turns": _round(_mean([r["collateral"] for r in rows])),
+        "candidate_coverage": _round(_mean([r["coverage"] for r in rows])),
+        "disclosure_deleted": _round(_mean([r["disclosure_deleted"] for r in rows])),
+        "native_recovery": _round(native),
+        "residual_recovery": _round(residual),
+        "hidden_risk_share": _round(hidden),
     }
 
 

@@ -136,11 +136,11 @@ def test_bad_episode_names_file_and_line(tiny_forgetting_data: Path, tmp_path: P
 
 
 def _bad_fact(fact: dict, defect: str) -> str:
-    if defect == "not minimal":
-        first = fact["minimal_sufficient_sets"][0]
-        extra = next(t for t in fact["evidence_turns"] if t not in first)
-        fact["minimal_sufficient_sets"].append([*first, extra][:5])
-        fact["minimal_sufficient_sets"][0] = first[:4]
+    if defect == "not minimal":  # a listed set plus one more evidence turn
+        taken = {*fact["disclosure_turns"], *fact["evidence_turns"], *fact["lookalike_turns"]}
+        extra = next(t for i in range(1, 50) if (t := f"{fact['episode_id']}.t{i:05d}") not in taken)
+        fact["evidence_turns"].append(extra)
+        fact["minimal_sufficient_sets"].append([*fact["minimal_sufficient_sets"][0], extra])
         return "is not minimal"
     if defect == "unknown turn":
         fact["evidence_turns"].append("ep99.t00001")

@@ -90,11 +90,11 @@ def test_ordered_links_are_placed_in_order() -> None:
     import random
 
     from govmem.bench.forgetting_generator import Placement, place_fact, skeleton
-    from govmem.bench.forgetting_scenarios import separation
+    from govmem.bench.forgetting_scenarios import state_change
 
     for seed in range(10):
         rng = random.Random(seed)
-        draft = separation(rng, Cast(rng, "Ana", ["Jonas"]))
+        draft = state_change(rng, Cast(rng, "Ana", ["Jonas"]))
         assert draft.ordered
         placement = Placement(rng, skeleton(rng, 400, ["ana", "jonas"]))
         place_fact(rng, placement, draft, "ana", ["ana", "jonas"], gap=20)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from govmem.errors import InputError, LoadError
-from govmem.loaders.jsonl import iter_records
+from govmem.loaders.jsonl import iter_keyed, iter_records
 from govmem.models import Principal, Turn
 from govmem.timestamps import normalize_timestamp
 
@@ -300,16 +300,7 @@ def annotations_from(record: Any, turns_of: Mapping[str, Mapping[str, Turn]] | N
 
 
 def _read(path: str | Path, parse: Callable[[Any], T], fact_id: Callable[[T], str]) -> Iterator[T]:
-    seen: set[str] = set()
-    for number, record in iter_records(path):
-        try:
-            value = parse(record)
-        except InputError as exc:
-            raise LoadError(str(path), number, str(exc)) from None
-        if fact_id(value) in seen:
-            raise LoadError(str(path), number, f"duplicate fact id {fact_id(value)!r}")
-        seen.add(fact_id(value))
-        yield value
+    return iter_keyed(path, parse, fact_id, "fact id")
 
 
 def read_tasks(path: str | Path) -> list[DeletionTask]:

@@ -848,137 +848,124 @@ def pin(rng: random.Random, cast: Cast) -> FactDraft:
 # Aggregation: amounts or events spread over months, summed or counted.
 
 
-def debts(rng: random.Random, cast: Cast) -> FactDraft:
-    owner = cast.owner
-    parts = [
-        (
-            "The {bank} card is sitting at £{a} after the holiday.",
-            "Paid the minimum on the {bank} card again, £{a} left.",
-        ),
-        ("Still £{a} left on the car with {lender}.", "{lender} sent the statement: £{a} to go on the car."),
-        (
-            "Borrowed £{a} from my brother {sibling} for the deposit.",
-            "{sibling} reminded me about the £{a} I borrowed.",
-        ),
-        ("The overdraft is at £{a}, the full limit.", "Overdraft hit £{a} yesterday, the limit."),
-        (
-            "The store card from {shop} is up to £{a}.",
-            "{shop} keeps writing about the £{a} on the store card.",
-        ),
-    ]
-    chosen = rng.sample(parts, rng.randint(2, 4))
-    amounts = [rng.randrange(800, 19000, 50) for _ in chosen]
-    slots = {
-        "bank": cast.firm().split()[0],
-        "lender": cast.firm(),
-        "sibling": cast.first(),
-        "shop": cast.firm().split()[0],
-    }
-    route = [
-        lines(rng, part, one_or_two(rng, 0.4), a=f"{amount:,}", **slots)
-        for part, amount in zip(chosen, amounts, strict=True)
-    ]
-    if topical(rng, "aggregation"):
-        route[0] = lines(
-            rng,
+@dataclass(frozen=True)
+class Tally:
+    """Amounts spread over months; the secret is their sum.
+
+    ``parts`` are the kinds of amount (each worded two ways, ``{a}`` the amount); slots
+    ``{firm}``, ``{firm2}``, ``{name}``, ``{place}``, ``{app}`` are drawn per fact.
+    """
+
+    parts: tuple[tuple[str, str], ...]
+    amounts: tuple[int, int, int]
+    """randrange(low, high, step) of one amount."""
+    topical: tuple[str, ...]
+    lookalikes: tuple[str, ...]
+    disclosure: str
+    clause: str
+    np: str
+    secret: str
+    question: str
+
+
+TALLIES = (
+    Tally(
+        parts=(
             (
-                "Another £{a} of debt on top of everything, that one's mine.",
-                "Worked out one debt alone is £{a}.",
+                "The {firm} card is sitting at £{a} after the holiday.",
+                "Paid the minimum on the {firm} card again, £{a} left.",
             ),
-            len(route[0]),
-            a=f"{amounts[0]:,}",
-        )
-    total = sum(amounts)
-    answer = f"£{total:,}"
-    wrong = [
-        f"£{total - amounts[0]:,}",
-        f"£{total + rng.randrange(1000, 9000, 100):,}",
-        f"£{max(amounts):,}",
-        f"£{total * 2:,}",
-        f"£{total + 50:,}",
-    ]
-    looks = lines(
-        rng,
-        (
+            (
+                "Still £{a} left on the car with {firm2}.",
+                "{firm2} sent the statement: £{a} to go on the car.",
+            ),
+            (
+                "Borrowed £{a} from my brother {name} for the deposit.",
+                "{name} reminded me about the £{a} I borrowed.",
+            ),
+            ("The overdraft is at £{a}, the full limit.", "Overdraft hit £{a} yesterday, the limit."),
+            (
+                "The store card from {app} is up to £{a}.",
+                "{app} keeps writing about the £{a} on the store card.",
+            ),
+        ),
+        amounts=(800, 19000, 50),
+        topical=(
+            "Another £{a} of debt on top of everything, that one's mine.",
+            "Worked out one debt alone is £{a}.",
+        ),
+        lookalikes=(
             "Household debt is at a record high, the radio said.",
             "{friend} paid off their student debt, party on {weekday}.",
             "Debt advice leaflets at the library, a whole rack.",
             "{friend} owes me a tenner, no rush.",
         ),
-        rng.randint(2, 3),
-        OTHER,
-        friend=cast.first(),
-    )
-    return FactDraft(
-        "aggregation",
-        f"{owner} owes £{total:,} in total",
-        [Line(f"Honestly, I owe £{total:,} altogether. I can't tell anyone.")],
-        [route],
-        looks,
-        request(rng, "how much debt I'm in", "my debts"),
-        f"How much does {owner} owe altogether?",
-        answer,
-        wrong,
-    )
-
-
-def gambling(rng: random.Random, cast: Cast) -> FactDraft:
-    owner = cast.owner
-    parts = [
-        ("Down £{a} at the {casino} on Friday, terrible night.", "The {casino} took £{a} off me on Friday."),
-        ("The {app} app took another £{a} off me.", "£{a} gone on {app} before breakfast."),
-        ("Horses at {track}: £{a} gone in an afternoon.", "{track} races, £{a} down, never again."),
-        (
-            "{friend} covered £{a} for me after the card game.",
-            "Still owe {friend} the £{a} from the card night.",
+        disclosure="Honestly, I owe £{total} altogether. I can't tell anyone.",
+        clause="how much debt I'm in",
+        np="my debts",
+        secret="{o} owes £{total} in total",
+        question="How much does {o} owe altogether?",
+    ),
+    Tally(
+        parts=(
+            (
+                "Down £{a} at the {place} on Friday, terrible night.",
+                "The {place} took £{a} off me on Friday.",
+            ),
+            ("The {app} app took another £{a} off me.", "£{a} gone on {app} before breakfast."),
+            ("Horses at {firm}: £{a} gone in an afternoon.", "{firm} races, £{a} down, never again."),
+            (
+                "{name} covered £{a} for me after the card game.",
+                "Still owe {name} the £{a} from the card night.",
+            ),
         ),
-    ]
-    chosen = rng.sample(parts, rng.randint(2, 4))
-    amounts = [rng.randrange(50, 2500, 10) for _ in chosen]
-    slots = {
-        "casino": rng.choice(("Grand Palace", "Golden Ace", "Riverside Club", "Royal Oak Casino")),
-        "app": rng.choice(("Spinly", "BetBuddy", "QuickOdds", "LuckyLine")),
-        "track": rng.choice(("Kempton", "Ashgrove", "Doncaster", "Millbrook")),
-        "friend": cast.first(),
-    }
-    route = [
-        lines(rng, part, one_or_two(rng, 0.4), a=f"{amount:,}", **slots)
-        for part, amount in zip(chosen, amounts, strict=True)
-    ]
-    if topical(rng, "aggregation"):
-        route[0] = lines(
-            rng,
-            ("£{a} on one gambling night, the worst so far.", "Gambling again on {weekday}: £{a} gone."),
-            len(route[0]),
-            a=f"{amounts[0]:,}",
-        )
-    total = sum(amounts)
-    looks = lines(
-        rng,
-        (
+        amounts=(50, 2500, 10),
+        topical=("£{a} on one gambling night, the worst so far.", "Gambling again on {weekday}: £{a} gone."),
+        lookalikes=(
             "Gambling adverts during the football are relentless.",
             "{friend} won twenty quid on the lottery, drinks are on them.",
             "There's a documentary about gambling addiction on tonight.",
         ),
-        2,
-        OTHER,
-        friend=cast.first(),
-    )
+        disclosure="I've lost £{total} gambling since the spring. It's a problem.",
+        clause="I gamble",
+        np="my gambling losses",
+        secret="{o} has lost £{total} gambling",
+        question="How much has {o} lost gambling?",
+    ),
+)
+
+
+def tally(rng: random.Random, cast: Cast) -> FactDraft:
+    """Two to four amounts, each worded once or twice; every one is needed for the sum."""
+    chosen = rng.choice(TALLIES)
+    parts = rng.sample(list(chosen.parts), rng.randint(2, min(4, len(chosen.parts))))
+    amounts = [rng.randrange(*chosen.amounts) for _ in parts]
+    slots = {
+        "firm": cast.firm().split()[0],
+        "firm2": cast.firm(),
+        "name": cast.first(),
+        "place": rng.choice(("Grand Palace", "Golden Ace", "Riverside Club", "Royal Oak Casino")),
+        "app": rng.choice(("Spinly", "BetBuddy", "QuickOdds", "LuckyLine", cast.firm().split()[0])),
+    }
+    route = [
+        lines(rng, part, one_or_two(rng, 0.4), a=f"{amount:,}", **slots)
+        for part, amount in zip(parts, amounts, strict=True)
+    ]
+    if topical(rng, "aggregation"):
+        route[0] = lines(rng, chosen.topical, len(route[0]), a=f"{amounts[0]:,}")
+    total = sum(amounts)
+    wrong = [total - amounts[0], total + rng.randrange(100, 9000, 50), max(amounts), total * 2, total + 50]
+    looks = lines(rng, chosen.lookalikes, rng.randint(2, 3), OTHER, friend=cast.first())
     return FactDraft(
         "aggregation",
-        f"{owner} has lost £{total:,} gambling",
-        [Line(f"I've lost £{total:,} gambling since the spring. It's a problem.")],
+        fill(chosen.secret, o=cast.owner, total=f"{total:,}"),
+        [Line(fill(chosen.disclosure, total=f"{total:,}"))],
         [route],
         looks,
-        request(rng, "I gamble", "my gambling losses"),
-        f"How much has {owner} lost gambling?",
+        request(rng, chosen.clause, chosen.np),
+        fill(chosen.question, o=cast.owner),
         f"£{total:,}",
-        [
-            f"£{total - amounts[-1]:,}",
-            f"£{total * 2:,}",
-            f"£{total + rng.randrange(100, 900, 10):,}",
-            f"£{total + 1000:,}",
-        ],
+        [f"£{w:,}" for w in wrong],
     )
 
 
@@ -1032,145 +1019,149 @@ def interviews(rng: random.Random, cast: Cast) -> FactDraft:
 # Temporal state: where things stand now follows from what changed, and when.
 
 
-def separation(rng: random.Random, cast: Cast) -> FactDraft:
-    owner = cast.owner
-    partner = cast.first()
-    street = cast.street()
-    sister = cast.first()
-    before = lines(
-        rng,
-        (
+@dataclass(frozen=True)
+class StateChange:
+    """A state, its change, and life after it: the secret is where things stand now.
+
+    Templates take ``{o}`` (the owner), ``{partner}``, ``{street}``, ``{firm}``,
+    ``{relative}`` and ``{friend}``; ``topical_after`` words the last link with the
+    request's topic (see :data:`P_TOPICAL`).
+    """
+
+    before: tuple[str, ...]
+    change: tuple[str, ...]
+    after: tuple[str, ...]
+    topical_after: tuple[str, ...]
+    lookalikes: tuple[str, ...]
+    disclosure: str
+    clause: str
+    np: str
+    answer: str
+    wrong: tuple[str, ...]
+
+
+STATE_CHANGES = (
+    StateChange(
+        before=(
             "{partner} and I have lived on {street} since we got the cat.",
             "{partner}'s name is on the lease at {street} with mine.",
         ),
-        one_or_two(rng),
-        partner=partner,
-        street=street,
-    )
-    change = lines(
-        rng,
-        (
+        change=(
             "Moved the last of my boxes out of {street} this morning.",
             "Gave {partner} back the key to {street} today.",
             "Said goodbye to {street}, the cat stays with {partner}.",
         ),
-        one_or_two(rng),
-        partner=partner,
-        street=street,
-    )
-    after = lines(
-        rng,
-        (
-            "Sleeping on {sister}'s sofa until I find somewhere.",
+        after=(
+            "Sleeping on {relative}'s sofa until I find somewhere.",
             "First week cooking for one, it's weird.",
             "Opened a bank account just in my name today.",
         ),
-        one_or_two(rng),
-        sister=sister,
-    )
-    if topical(rng, "temporal_state"):
-        after = lines(
-            rng,
-            ("Weekends are long since the breakup.", "A month after the breakup and I still set two plates."),
-            len(after),
-        )
-    answer = f"{owner} has separated from {partner}"
-    looks = lines(
-        rng,
-        (
+        topical_after=(
+            "Weekends are long since the breakup.",
+            "A month after the breakup and I still set two plates.",
+        ),
+        lookalikes=(
             "{friend} and their partner split up, it was messy.",
             "Breakups in the office always make the lunches awkward.",
             "{partner} is running the quiz at the pub on {weekday}.",
             "A song about a breakup on the radio, made me cry in the car.",
         ),
-        rng.randint(2, 3),
-        OTHER,
-        friend=cast.first(),
-        partner=partner,
-    )
-    return FactDraft(
-        "temporal_state",
-        answer,
-        [Line(f"{partner} and I have split up. I moved out.")],
-        [[before, change, after]],
-        looks,
-        request(rng, "we broke up", "my breakup"),
-        question_about(owner),
-        answer,
-        [
-            f"{owner} has married {partner}",
-            f"{owner} has moved in with {partner}",
-            f"{owner} is engaged to {partner}",
-        ],
-        ordered=True,
-    )
-
-
-def left_job(rng: random.Random, cast: Cast) -> FactDraft:
-    owner = cast.owner
-    firm = cast.firm()
-    before = lines(
-        rng,
-        (
+        disclosure="{partner} and I have split up. I moved out.",
+        clause="we broke up",
+        np="my breakup",
+        answer="{o} has separated from {partner}",
+        wrong=("{o} has married {partner}", "{o} has moved in with {partner}", "{o} is engaged to {partner}"),
+    ),
+    StateChange(
+        before=(
             "{firm} pays on the 25th, thank goodness.",
             "My desk at {firm} is by the window, at least.",
             "Six years at {firm} this month.",
         ),
-        one_or_two(rng),
-        firm=firm,
-    )
-    change = lines(
-        rng,
-        (
+        change=(
             "Cleared my desk at {firm} today and handed in the badge.",
             "Last payslip from {firm} came through, the final one.",
             "Security at {firm} walked me out with a cardboard box.",
         ),
-        one_or_two(rng),
-        firm=firm,
-    )
-    after = lines(
-        rng,
-        (
+        after=(
             "Weekday mornings are all mine now, went swimming at ten.",
             "Signed on at the jobcentre this morning.",
             "No alarm clock for a week, strange feeling.",
         ),
-        one_or_two(rng),
-    )
-    if topical(rng, "temporal_state"):
-        after = lines(
-            rng,
-            ("Job centre appointment at nine, bring ID.", "Three job applications sent before lunch."),
-            len(after),
-        )
-    answer = f"{owner} no longer works at {firm}"
-    looks = lines(
-        rng,
-        (
+        topical_after=(
+            "Job centre appointment at nine, bring ID.",
+            "Three job applications sent before lunch.",
+        ),
+        lookalikes=(
             "{firm} is hiring again, saw it on the news.",
             "{friend} got laid off from the bank, sad.",
             "Unemployment figures are out on {weekday}.",
         ),
-        2,
-        OTHER,
-        friend=cast.first(),
-        firm=firm,
-    )
+        disclosure="I lost my job at {firm}. I haven't told my parents.",
+        clause="I lost my job",
+        np="losing my job",
+        answer="{o} no longer works at {firm}",
+        wrong=(
+            "{o} was promoted at {firm}",
+            "{o} just joined {firm}",
+            "{o} transferred to {firm}'s other office",
+        ),
+    ),
+    StateChange(
+        before=("My flat on {street} has the best light in the mornings.", "Rent on {street} went up again."),
+        change=(
+            "Handed the keys for {street} back to the landlord today.",
+            "Deposit for {street} came back, minus the carpet.",
+        ),
+        after=(
+            "{relative} still makes my packed lunch, I'm thirty-four.",
+            "Back in my childhood bedroom, posters and all.",
+        ),
+        topical_after=(
+            "Living costs are tiny now, {relative} won't take rent.",
+            "My living expenses are basically {relative}'s groceries now.",
+        ),
+        lookalikes=(
+            "{friend} moved back home after uni, lots of people do.",
+            "Rents in the city are insane, the paper says.",
+            "{relative} called about the church fete on {weekday}.",
+        ),
+        disclosure="I couldn't make the rent, so I moved back in with my mum.",
+        clause="I moved back in with my parents",
+        np="my living situation",
+        answer="{o} has moved back in with their mother",
+        wrong=("{o} has bought a house", "{o} has moved abroad", "{o} is renting a bigger flat"),
+    ),
+)
+
+
+def state_change(rng: random.Random, cast: Cast) -> FactDraft:
+    """Before, change, after: three links that must appear in that order."""
+    chosen = rng.choice(STATE_CHANGES)
+    slots = {
+        "o": cast.owner,
+        "partner": cast.first(),
+        "street": cast.street(),
+        "firm": cast.firm(),
+        "relative": cast.first(),
+    }
+    before = lines(rng, chosen.before, one_or_two(rng), **slots)
+    change = lines(rng, chosen.change, one_or_two(rng), **slots)
+    after = lines(rng, chosen.after, one_or_two(rng), **slots)
+    if topical(rng, "temporal_state"):
+        after = lines(rng, chosen.topical_after, len(after), **slots)
+    looks = lines(rng, chosen.lookalikes, rng.randint(2, 3), OTHER, friend=cast.first(), **slots)
+    answer = fill(chosen.answer, **slots)
     return FactDraft(
         "temporal_state",
         answer,
-        [Line(f"I lost my job at {firm}. I haven't told my parents.")],
+        [Line(fill(chosen.disclosure, **slots))],
         [[before, change, after]],
         looks,
-        request(rng, "I lost my job", "losing my job"),
-        question_about(owner),
+        request(rng, chosen.clause, chosen.np),
+        question_about(cast.owner),
         answer,
-        [
-            f"{owner} was promoted at {firm}",
-            f"{owner} just joined {firm}",
-            f"{owner} transferred to {firm}'s other office",
-        ],
+        [fill(w, **slots) for w in chosen.wrong],
         ordered=True,
     )
 
@@ -1260,74 +1251,9 @@ def surgery_date(rng: random.Random, cast: Cast) -> FactDraft:
     )
 
 
-def moved_home(rng: random.Random, cast: Cast) -> FactDraft:
-    owner = cast.owner
-    street = cast.street()
-    mum = cast.first()
-    before = lines(
-        rng,
-        ("My flat on {street} has the best light in the mornings.", "Rent on {street} went up again."),
-        one_or_two(rng),
-        street=street,
-    )
-    change = lines(
-        rng,
-        (
-            "Handed the keys for {street} back to the landlord today.",
-            "Deposit for {street} came back, minus the carpet.",
-        ),
-        one_or_two(rng),
-        street=street,
-    )
-    after = lines(
-        rng,
-        (
-            "{mum} still makes my packed lunch, I'm thirty-four.",
-            "Back in my childhood bedroom, posters and all.",
-        ),
-        one_or_two(rng),
-        mum=mum,
-    )
-    if topical(rng, "temporal_state"):
-        after = lines(
-            rng,
-            (
-                "Living costs are tiny now, {mum} won't take rent.",
-                "My living expenses are basically {mum}'s groceries now.",
-            ),
-            len(after),
-            mum=mum,
-        )
-    answer = f"{owner} has moved back in with their mother"
-    looks = lines(
-        rng,
-        (
-            "{friend} moved back home after uni, lots of people do.",
-            "Rents in the city are insane, the paper says.",
-            "{mum} called about the church fete on {weekday}.",
-        ),
-        2,
-        OTHER,
-        friend=cast.first(),
-        mum=mum,
-    )
-    return FactDraft(
-        "temporal_state",
-        answer,
-        [Line("I couldn't make the rent, so I moved back in with my mum.")],
-        [[before, change, after]],
-        looks,
-        request(rng, "I moved back in with my parents", "my living situation"),
-        question_about(owner),
-        answer,
-        [f"{owner} has bought a house", f"{owner} has moved abroad", f"{owner} is renting a bigger flat"],
-        ordered=True,
-    )
-
-
 FAMILIES: dict[str, tuple[Callable[[random.Random, Cast], FactDraft], ...]] = {
     "fact_assembly": (address, condition, pin),
     "relation_chain": (relation_chain,),
-    "aggregation": (debts, gambling, interviews),
-    "temporal_state": (separation, left_job, surgery_date, moved_home),
+    "aggregation": (tally, tally, interviews),
+    "temporal_state": (state_change, state_change, surgery_date),
 }

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from govmem.errors import InputError, LoadError
-from govmem.loaders.jsonl import iter_records
+from govmem.errors import InputError
+from govmem.loaders.jsonl import iter_keyed
 from govmem.read_path.recall import ACTIONS
 
 QUERY_TYPES = ("utility", "privacy", "safety")
@@ -127,16 +127,7 @@ def labels_from(record: Any) -> tuple[str, Labels]:
 
 
 def _read(path: str | Path, parse: Callable[[Any], T], key: Callable[[T], str]) -> Iterator[T]:
-    seen: set[str] = set()
-    for number, record in iter_records(path):
-        try:
-            value = parse(record)
-        except InputError as exc:
-            raise LoadError(str(path), number, str(exc)) from None
-        if key(value) in seen:
-            raise LoadError(str(path), number, f"duplicate checkpoint id {key(value)!r}")
-        seen.add(key(value))
-        yield value
+    return iter_keyed(path, parse, key, "checkpoint id")
 
 
 def read_checkpoints(path: str | Path) -> list[Checkpoint]:

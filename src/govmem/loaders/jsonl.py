@@ -7,9 +7,9 @@ Two shapes are accepted by :func:`read_file`: GateMem episodes (a line with
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from govmem.errors import InputError, LoadError
 from govmem.models import Turn
@@ -35,6 +35,26 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, Any]]:
                 yield number, json.loads(line)
             except json.JSONDecodeError as exc:
                 raise LoadError(path, number, f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+
+
+T = TypeVar("T")
+
+
+def iter_keyed(
+    path: str | Path, parse: Callable[[Any], T], key: Callable[[T], str], what: str
+) -> Iterator[T]:
+    """``parse(record)`` for each line, refusing a repeated ``key`` (``what`` names it in
+    the error); an :class:`InputError` from ``parse`` becomes a :class:`LoadError` at that line."""
+    seen: set[str] = set()
+    for number, record in iter_records(path):
+        try:
+            value = parse(record)
+        except InputError as exc:
+            raise LoadError(str(path), number, str(exc)) from None
+        if key(value) in seen:
+            raise LoadError(str(path), number, f"duplicate {what} {key(value)!r}")
+        seen.add(key(value))
+        yield value
 
 
 def iter_turns(path: str | Path) -> Iterator[Turn]:

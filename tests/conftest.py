@@ -57,6 +57,16 @@ def dump_tables(memory: Memory) -> dict[str, list[tuple]]:
     return dump
 
 
+@pytest.fixture(scope="session")
+def tiny_forgetting_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny generated forgetting data set (2 episodes x 300 turns, 4 facts each); read only."""
+    from govmem.bench.forgetting_generator import GeneratorSettings, generate
+
+    folder = tmp_path_factory.mktemp("forgetting-data")
+    generate(folder, GeneratorSettings(episodes=2, turns_per_episode=300, facts_per_episode=4, seed=7))
+    return folder
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> str:
     return str(tmp_path / "govmem.db")

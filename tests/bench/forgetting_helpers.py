@@ -8,6 +8,7 @@ from pathlib import Path
 from govmem.bench.forgetting_generator import GeneratorSettings, generate
 
 TINY = GeneratorSettings(episodes=2, turns_per_episode=300, facts_per_episode=4, seed=7)
+"""The settings of the ``tiny_forgetting_data`` fixture (tests/conftest.py)."""
 ANNOTATIONS = (
     "secret",
     "derivation",

@@ -41,7 +41,7 @@ pytestmark = pytest.mark.skipif(
     not SHARED_GATEMEM.is_dir(), reason="the shared GateMem data is not beside the repo"
 )
 
-CLINICAL = frozenset({"clinical", "medication", "diagnosis"})
+CLINICAL = frozenset({"clinical", "medication", "diagnosis", "procedure"})
 LOGISTICS = frozenset({"scheduling", "location", "general"})
 
 

@@ -43,11 +43,21 @@ from govmem.governance.receipts import (
     sha256_text,
     sign,
 )
+from govmem.governance.revocation.recording import RevisionReport, detect, record_supersession
+from govmem.governance.revocation.review import ObjectStatus, RevocationReview
+from govmem.governance.revocation.supersession import SupersessionDetector
 from govmem.llm.cache import SQLiteResponseCache
 from govmem.llm.client import LLMClient
 from govmem.loaders.gatemem import Episode
 from govmem.models import Grant, MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
-from govmem.read_path.recall import RecallItem, RecallResult, item_of, recall, resolve_requester
+from govmem.read_path.recall import (
+    RecallItem,
+    RecallResult,
+    item_of,
+    recall,
+    resolve_requester,
+    withhold_revoked,
+)
 from govmem.retrieval.embedders import Embedder, load_embedder
 from govmem.retrieval.pooling import mean_rows, unit_rows
 from govmem.retrieval.retriever import HybridRetriever
@@ -72,6 +82,10 @@ class WriteReport:
     turn_ids: list[str] = field(default_factory=list)
     receipt: dict | None = None
     """The signed receipt of a ``forget`` (see :mod:`govmem.governance.receipts`)."""
+    superseded: list[dict] = field(default_factory=list)
+    """Records this write superseded (episode, old and new turn ids, from when, why)."""
+    conflicts: list[dict] = field(default_factory=list)
+    """Contradictions this write found but could not order: kept, flagged, for the caller."""
 
 
 @dataclass
@@ -118,7 +132,10 @@ class Memory:
         driver: str = "auto",
         llm: LLMClient | None = None,
         interpreter: Interpreter | None = DEFAULT_INTERPRETER,
+        detect_supersession: bool = True,
     ):
+        """``detect_supersession`` False turns off supersession detection at ingest
+        (explicit supersession and validity at read time still apply)."""
         self.store = SQLiteStore(path, driver=driver)
         self.interpreter = interpreter
         try:
@@ -138,6 +155,8 @@ class Memory:
         )
         self.audit = DecisionLog(self.store)
         self.retriever = HybridRetriever(self.store, self.embedder)
+        self.revocation = RevocationReview(self.store, {d.kind: d for d in self.derivers})
+        self.detector = SupersessionDetector(self.embedder) if detect_supersession else None
         if self.store.get_meta("labeled_with") != self.labeler().fingerprint and self.store.counts_of(
             "turns"
         ):
@@ -435,8 +454,60 @@ class Memory:
 
     # writes
 
-    def ingest(self, turn: Turn | Mapping[str, Any]) -> WriteReport:
-        return self.ingest_many([turn])
+    def ingest(
+        self,
+        turn: Turn | Mapping[str, Any],
+        supersedes: Sequence[str] = (),
+        valid_until: str | None = None,
+    ) -> WriteReport:
+        """Store one turn. ``supersedes`` names earlier turns (ids in its episode) it
+        replaces from its timestamp on; ``valid_until`` ends its own validity."""
+        turn = as_turn(turn)
+        end = normalize_timestamp(valid_until, "valid_until")
+        with self._write():
+            report = self.ingest_many([turn])
+            key = self.store.turn_keys(turn.episode_id, [turn.turn_id])[turn.turn_id]
+            if end is not None:
+                self.store.set_valid_until(key, end)
+            if supersedes:
+                self._supersede(list(supersedes), turn.turn_id, turn.episode_id, "explicit", report)
+        return report
+
+    def supersede(self, old: str | Sequence[str], new: str, episode_id: str = "default") -> WriteReport:
+        """Record that turn ``new`` replaces turn(s) ``old`` (ids in ``episode_id``) from
+        ``new``'s timestamp on (now when it has none): the old ones stay in history for
+        audit reads and are never served as current; summaries and facts drawn from them
+        are derived again without them; notes derived from them become stale."""
+        olds = [old] if isinstance(old, str) else list(old)
+        report, changes = WriteReport(), _Changes()
+        with self._write():
+            self._supersede(olds, new, episode_id, "explicit", report, changes)
+        return self._publish(report, changes)
+
+    def _supersede(
+        self,
+        olds: Sequence[str],
+        new: str,
+        episode_id: str,
+        reason: str,
+        report: WriteReport,
+        changes: _Changes | None = None,
+    ) -> None:
+        keys = self.store.turn_keys(episode_id, [*olds, new])
+        missing = [t for t in [*olds, new] if t not in keys]
+        if missing:
+            raise InputError(f"no turn {missing[0]!r} in episode {episode_id!r} to supersede")
+        if new in olds:
+            raise InputError(f"turn {new!r} cannot supersede itself")
+        turns = {t.turn_key: t for t in self.store.turns_by_keys(keys.values())}
+        revision = RevisionReport()
+        pairs = [(turns[keys[o]], turns[keys[new]], reason) for o in olds]
+        record_supersession(self.store, pairs, utc_now(), "api", revision)
+        report.superseded.extend(revision.superseded)
+        own = changes or _Changes()
+        self._rederive_without(revision.superseded_keys, own)
+        if changes is None:
+            self._publish(WriteReport(), own)
 
     def ingest_many(
         self,
@@ -511,10 +582,35 @@ class Memory:
                     indexed.result()
                     indexed = None
                 self._govern(validated, stored_keys, changes)
+                self._revise(stored_keys, changes, report)
             finally:
                 for job in vectors:
                     job.cancel()
         return self._publish(report, changes)
+
+    def _revise(self, keys: Sequence[int], changes: _Changes, report: WriteReport) -> None:
+        """Find what the new turns supersede (or contradict without an order) and record it;
+        derived objects drawn from a superseded turn are derived again without it."""
+        if self.detector is None or not keys:
+            return
+        stored = self.store.turns_by_keys(keys)  # erasure may have changed or removed some
+        revision = RevisionReport()
+        detect(self.store, self.detector, stored, changes.turn_vectors, utc_now(), revision)
+        report.superseded.extend(revision.superseded)
+        report.conflicts.extend(revision.conflicts)
+        self._rederive_without(revision.superseded_keys, changes)
+
+    def _rederive_without(self, superseded: set[int], changes: _Changes) -> None:
+        """Derive again the non-verbatim objects (summaries, facts) drawn from superseded turns."""
+        if not superseded:
+            return
+        derived = self.store.objects_derived_from(superseded)
+        for deriver in self.derivers:
+            if deriver.verbatim:
+                continue  # windows are cut to their current turns at read time
+            groups = {group for _, kind, group in derived if kind == deriver.kind}
+            if groups:
+                self._rederive(deriver, groups, {}, frozenset(), changes)
 
     def _embed(self, turns: Sequence[Turn]) -> np.ndarray:
         return self.embedder.embed_documents([t.text for t in turns])
@@ -841,6 +937,10 @@ class Memory:
         the call has not ``derived`` yet, has no objects: they are not looked up.
         """
         members = deriver.members(self.store, group_ids, known)
+        if not deriver.verbatim and self.store.has_revocation_state():
+            # a summary or fact states what is current: superseded turns stay out of it
+            keys = [t.turn_key for turns in members.values() for t in turns]
+            excluded = excluded | self.store.superseded_keys(keys, "9999")
         drafts: list[ObjectDraft] = []
         for group_id, turns in members.items():
             survivors = [t for t in turns if t.turn_key not in excluded]
@@ -928,42 +1028,147 @@ class Memory:
         k: int = 10,
         as_of: str | None = None,
         design: str | Sequence[str] | None = None,
+        include_revoked: bool = False,
     ) -> RecallResult:
         """The memory ``requester`` may see that best answers ``query``.
 
-        ``design`` restricts recall to one design or several (default: all).
+        ``design`` restricts recall to one design or several (default: all). Records
+        no longer current at the read (``as_of``, default now) are withheld and listed
+        in ``result.withheld`` with their reason; ``include_revoked=True`` (an audit
+        read, for principals added with :meth:`add_auditor`) returns them marked.
         """
         kinds = self._kinds(design)
+        self._check_audit(requester, include_revoked)
         return recall(
-            self.store, self.retriever, self.authorizer, requester, query, k, as_of, kinds, self.audit
+            self.store,
+            self.retriever,
+            self.authorizer,
+            requester,
+            query,
+            k,
+            as_of,
+            kinds,
+            self.audit,
+            self.revocation,
+            include_revoked,
         )
 
-    def get(self, requester: str, object_id: str, as_of: str | None = None) -> RecallItem:
+    def _check_audit(self, requester: str, include_revoked: bool) -> None:
+        if include_revoked and not self.store.is_auditor(
+            resolve_requester(self.store, requester).principal_id
+        ):
+            raise PolicyError(
+                f"{requester!r} may not read revoked history: only auditors can (see add_auditor)"
+            )
+
+    def add_auditor(self, principal_id: str) -> None:
+        """Let a principal make audit reads (``include_revoked=True``); what they may read
+        is still decided by the policy pack."""
+        resolve_requester(self.store, principal_id)
+        with self._write():
+            self.store.record_event("auditor", {"principal_id": principal_id}, None, utc_now())
+            self.store.add_auditor(principal_id)
+
+    def remember(
+        self,
+        author: str,
+        note: str,
+        derived_from: Sequence[str] = (),
+        *,
+        episode_id: str = "default",
+        turn_id: str | None = None,
+        timestamp: str | None = None,
+    ) -> WriteReport:
+        """Store an agent's write-back ``note`` (a turn of kind ``note`` by ``author``)
+        with the records it was derived from: object ids (``turn-12``, ``session-40``)
+        or turn ids of ``episode_id``. While any of them is not current, the note is
+        withheld as stale, also when they are superseded after the note was written."""
+        sources = self._source_keys(derived_from, episode_id)
+        turn_id = turn_id or f"note-{self.store.counts_of('turns') + 1}-{len(note)}"
+        with self._write():
+            report = self.ingest_many([Turn(turn_id, author, note, episode_id, timestamp, "note")])
+            key = self.store.turn_keys(episode_id, [turn_id])[turn_id]
+            self.store.add_derivations(key, sources)
+        return report
+
+    def _source_keys(self, references: Sequence[str], episode_id: str) -> set[int]:
+        """Turn keys behind object ids or turn ids; an unknown reference is an error."""
+        keys: set[int] = set()
+        turn_ids = []
+        for reference in references:
+            key = _object_key(reference)
+            found = self.store.get_objects([key]) if key is not None and "-" in reference else {}
+            if key in found:
+                keys.update(found[key].source_keys)
+            else:
+                turn_ids.append(reference)
+        if turn_ids:
+            found_turns = self.store.turn_keys(episode_id, turn_ids)
+            missing = [t for t in turn_ids if t not in found_turns]
+            if missing:
+                raise InputError(
+                    f"no memory object or turn {missing[0]!r} (episode {episode_id!r}) to derive from"
+                )
+            keys.update(found_turns.values())
+        return keys
+
+    def conflicts(self) -> list[dict]:
+        """Every unresolved conflict: pairs of turns that contradict each other with no order."""
+        return [
+            {"turns": [ta, tb], "reasons": reasons} for _, _, ta, tb, reasons in self.store.conflicts_among()
+        ]
+
+    def validity(self, turn_id: str, episode_id: str = "default", at: str | None = None) -> dict:
+        """A turn's status at ``at`` (default now), its valid-time interval and what superseded it."""
+        keys = self.store.turn_keys(episode_id, [turn_id])
+        if not keys:
+            raise InputError(f"no turn {turn_id!r} in episode {episode_id!r}")
+        at = normalize_timestamp(at, "at") or utc_now()
+        status = self.revocation.source_statuses([keys[turn_id]], at)[keys[turn_id]]
+        return {
+            "turn_id": turn_id,
+            "status": status.status,
+            "valid_until": status.valid_until,
+            "superseded_by": list(status.superseded_by),
+            "reason": status.reason,
+        }
+
+    def get(
+        self, requester: str, object_id: str, as_of: str | None = None, include_revoked: bool = False
+    ) -> RecallItem:
         """One memory object by id, as ``requester`` may see it.
 
         A missing object and one the requester may not see raise the same
-        :class:`NotVisible`, so the error confirms nothing; both are logged.
+        :class:`NotVisible`, so the error confirms nothing; both are logged. An object
+        no longer current raises it too, except in an audit read (``include_revoked``).
         """
         principal = resolve_requester(self.store, requester)
+        self._check_audit(requester, include_revoked)
         as_of = normalize_timestamp(as_of, "as_of")
         key = _object_key(object_id)
         with self.store.snapshot():
             found = self.store.get_objects([key]) if key is not None else {}
-            visible, withheld, rules = self._review(principal, list(found.values()), as_of)
-        visible = [obj for obj in visible if obj.object_id == object_id]
-        self._log(principal, "get", visible, withheld, rules, as_of)
+            visible, withheld, rules = self._review(principal, list(found.values()), as_of, include_revoked)
+        visible = [obj for obj in visible if obj[0].object_id == object_id]
+        self._log(principal, "get", [obj for obj, _ in visible], withheld, rules, as_of)
         if not visible:
             raise NotVisible(object_id, requester)
-        return item_of(visible[0])
+        return item_of(*visible[0])
 
     def export(
-        self, requester: str, design: str | Sequence[str] | None = None, as_of: str | None = None
+        self,
+        requester: str,
+        design: str | Sequence[str] | None = None,
+        as_of: str | None = None,
+        include_revoked: bool = False,
     ) -> Iterator[RecallItem]:
-        """Every memory object ``requester`` may see (redacted where needed), in key order.
+        """Every current memory object ``requester`` may see (redacted where needed), in
+        key order; with ``include_revoked`` (auditors) history too, marked.
 
         One decision-log entry covers the whole export, written when it ends.
         """
         principal = resolve_requester(self.store, requester)
+        self._check_audit(requester, include_revoked)
         as_of = normalize_timestamp(as_of, "as_of")
         kinds = self._kinds(design)
         returned: list[MemoryObject] = []
@@ -976,28 +1181,46 @@ class Memory:
                     keys = self.store.object_keys(after, 512, kinds)
                     found = self.store.get_objects(keys)
                     page, page_withheld, page_rules = self._review(
-                        principal, [found[k] for k in keys if k in found], as_of
+                        principal, [found[k] for k in keys if k in found], as_of, include_revoked
                     )
                 if not keys:
                     break
-                returned.extend(page)
+                returned.extend(obj for obj, _ in page)
                 withheld.extend(page_withheld)
                 rules.update(page_rules)
-                yield from (item_of(obj) for obj in page)
+                yield from (item_of(obj, None, status) for obj, status in page)
                 after = keys[-1]
         finally:
             self._log(principal, "export", returned, withheld, sorted(rules), as_of)
 
     def _review(
-        self, principal: Principal, objects: list[MemoryObject], as_of: str | None
-    ) -> tuple[list[MemoryObject], list[dict], list[str]]:
-        """The one authorization step of every read surface other than recall."""
-        reviews = self.authorizer.review(self.store, principal, objects, as_of or utc_now())
-        visible = [r.visible for r in reviews if r.visible is not None]
+        self,
+        principal: Principal,
+        objects: list[MemoryObject],
+        as_of: str | None,
+        include_revoked: bool = False,
+    ) -> tuple[list[tuple[MemoryObject, ObjectStatus]], list[dict], list[str]]:
+        """The one authorization and validity step of every read surface other than recall."""
+        at = as_of or utc_now()
+        pairs, statuses, revoked, _ = withhold_revoked(
+            self.store,
+            self.authorizer,
+            self.revocation,
+            principal,
+            [(None, o) for o in objects],
+            at,
+            include_revoked,
+        )
+        objects = [obj for _, obj in pairs]
+        reviews = self.authorizer.review(self.store, principal, objects, at)
+        visible = [(r.visible, statuses.get(r.visible.object_id)) for r in reviews if r.visible is not None]
         withheld = [
             {"object_id": obj.object_id, "redacted": r.visible is not None, "rules": list(r.rules)}
             for obj, r in zip(objects, reviews, strict=True)
             if r.redacted
+        ]
+        withheld += [
+            {"object_id": w["object_id"], "redacted": False, "rules": [w["reason"]]} for w in revoked
         ]
         return visible, withheld, sorted({rule for r in reviews for rule in r.rules})
 
@@ -1041,10 +1264,10 @@ class Memory:
             visible, withheld, rules = self._review(
                 principal, [found[k] for k, _, _ in derived if k in found], None
             )
-        self._log(principal, "provenance", visible, withheld, rules, None)
+        self._log(principal, "provenance", [obj for obj, _ in visible], withheld, rules, None)
         if not visible:
             raise InputError(f"no turn {turn_id!r} in episode {episode_id!r}")
-        return visible
+        return [obj for obj, _ in visible]
 
     def decisions(self, limit: int = 100) -> list[dict]:
         """The latest entries of the decision log, newest first."""

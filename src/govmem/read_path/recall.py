@@ -1,7 +1,8 @@
 """The read path: one pipeline that every read surface goes through.
 
     resolve requester -> assess the query -> authorize (scope) -> retrieve and rank
-    within scope -> review what will be returned (redact) -> decide -> audit
+    within scope -> withhold what is no longer current (revocation) -> review what
+    will be returned (redact) -> decide -> audit
 
 Authorization runs before ranking, so top-k is taken over permitted objects only,
 and again on the objects returned, so nothing reaches the caller unchecked. The
@@ -21,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from govmem.errors import InputError, UnknownPrincipal
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, utc_now
+from govmem.governance.revocation.review import ObjectStatus, RevocationReview
 from govmem.models import MemoryObject, Principal
 from govmem.read_path.forgotten_probe import asks_for_forgotten
 from govmem.read_path.visible_ranking import rank_on_visible_text
@@ -50,6 +52,10 @@ class RecallItem:
     episode_id: str
     observed_at: str | None
     scores: dict[str, float] = field(default_factory=dict)
+    status: str = "current"
+    """``current``; in an audit read also ``superseded``, ``expired`` or ``stale``."""
+    superseded_by: tuple[str, ...] = ()
+    valid_until: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,11 @@ class RecallResult:
     query: str
     items: list[RecallItem]
     decision: Decision
+    withheld: list[dict] = field(default_factory=list)
+    """Records withheld as no longer current (object id, status, reason, superseded_by),
+    only those the requester could otherwise have read."""
+    conflicts: list[dict] = field(default_factory=list)
+    """Unresolved conflicts among the returned records' sources (turn ids, signals)."""
 
     @property
     def action(self) -> str:
@@ -65,7 +76,12 @@ class RecallResult:
 
     def context(self) -> str:
         """The permitted memory as the text an answering model would be given."""
-        return "\n\n".join(f"[{item.object_id}] {item.text}" for item in self.items)
+        return "\n\n".join(
+            f"[{item.object_id}] {item.text}"
+            if item.status == "current"
+            else f"[{item.object_id}] ({item.status.upper()}, not current) {item.text}"
+            for item in self.items
+        )
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -81,6 +97,8 @@ def recall(
     as_of: str | None = None,
     kinds: Sequence[str] | None = None,
     audit: DecisionLog | None = None,
+    revocation: RevocationReview | None = None,
+    include_revoked: bool = False,
 ) -> RecallResult:
     if not isinstance(query, str) or not query.strip():
         raise InputError("query is empty")
@@ -90,7 +108,9 @@ def recall(
         raise InputError(f"k must be between 1 and {MAX_K}, got {k}")
     as_of = normalize_timestamp(as_of, "as_of")
     with store.snapshot():
-        result, audit_entry = _recall(store, retriever, authorizer, requester, query, k, as_of, kinds)
+        result, audit_entry = _recall(
+            store, retriever, authorizer, requester, query, k, as_of, kinds, revocation, include_revoked
+        )
     if audit is not None:
         audit.record(*audit_entry)
     return result
@@ -105,6 +125,8 @@ def _recall(
     k: int,
     as_of: str | None,
     kinds: Sequence[str] | None,
+    revocation: RevocationReview | None = None,
+    include_revoked: bool = False,
 ) -> tuple[RecallResult, tuple]:
     """Recall inside one snapshot; returns the result and its decision-log entry."""
     principal = resolve_requester(store, requester)
@@ -126,11 +148,21 @@ def _recall(
     shortlist = candidates[: 2 * k]
     found = store.get_objects([c.key for c in shortlist])
     pairs = [(c, found[c.key]) for c in shortlist if c.key in found]
+    statuses: dict[str, ObjectStatus] = {}
+    revoked: list[dict] = []
+    conflicts: list[dict] = []
+    if revocation is not None:
+        pairs, statuses, revoked, conflicts = withhold_revoked(
+            store, authorizer, revocation, principal, pairs, at, include_revoked
+        )
     reviews = authorizer.review(store, principal, [obj for _, obj in pairs], at)
     visible = [(c, r) for (c, _), r in zip(pairs, reviews, strict=True) if r.visible is not None]
     if not authorizer.reveals_scores:
         visible = rank_on_visible_text(store, retriever, query, visible)
-    items = [item_of(review.visible, candidate.scores) for candidate, review in visible[:k]]
+    items = [
+        item_of(review.visible, candidate.scores, statuses.get(review.visible.object_id))
+        for candidate, review in visible[:k]
+    ]
     if assessment.denied:
         action = "answer_redacted" if items else "refuse"
     else:
@@ -141,9 +173,42 @@ def _recall(
         for (_, obj), review in zip(pairs, reviews, strict=True)
         if review.redacted
     ]
+    withheld += [{"object_id": w["object_id"], "redacted": False, "rules": [w["reason"]]} for w in revoked]
     returned = [item.object_id for item in items]
     entry = (principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
-    return RecallResult(requester, query, items, decision), entry
+    return RecallResult(requester, query, items, decision, revoked, conflicts), entry
+
+
+def withhold_revoked(
+    store: Store,
+    authorizer: Authorizer,
+    revocation: RevocationReview,
+    principal: Principal,
+    pairs: Sequence[tuple],
+    at: str,
+    include_revoked: bool,
+) -> tuple[list[tuple], dict[str, ObjectStatus], list[dict], list[dict]]:
+    """Apply validity at ``at`` to (candidate, object) pairs: the pairs kept (verbatim
+    objects cut to their current sources), the status of each kept object, what was
+    withheld (reported only when the requester could have read it: the report must not
+    reveal protected memory), and unresolved conflicts among what is kept."""
+    outcome = revocation.review([obj for _, obj in pairs], at, include_revoked)
+    by_id = {obj.object_id: (obj, status) for obj, status in outcome.kept}
+    kept = [(candidate, by_id[obj.object_id][0]) for candidate, obj in pairs if obj.object_id in by_id]
+    statuses = {obj_id: status for obj_id, (_, status) in by_id.items()}
+    withheld_objects = [obj for obj, _ in outcome.withheld]
+    readable = authorizer.review(store, principal, withheld_objects, at) if withheld_objects else []
+    reported = [
+        {
+            "object_id": obj.object_id,
+            "status": status.status,
+            "reason": status.reason or status.status,
+            "superseded_by": list(status.superseded_by),
+        }
+        for (obj, status), review in zip(outcome.withheld, readable, strict=True)
+        if review.visible is not None
+    ]
+    return kept, statuses, reported, outcome.conflicts
 
 
 def resolve_requester(store: Store, requester: str) -> Principal:
@@ -156,7 +221,10 @@ def resolve_requester(store: Store, requester: str) -> Principal:
     return principal
 
 
-def item_of(obj: MemoryObject, scores: dict[str, float] | None = None) -> RecallItem:
+def item_of(
+    obj: MemoryObject, scores: dict[str, float] | None = None, status: ObjectStatus | None = None
+) -> RecallItem:
+    status = status or ObjectStatus()
     return RecallItem(
         object_id=obj.object_id,
         kind=obj.kind,
@@ -165,4 +233,7 @@ def item_of(obj: MemoryObject, scores: dict[str, float] | None = None) -> Recall
         episode_id=obj.episode_id,
         observed_at=obj.observed_at,
         scores=scores or {},
+        status=status.status,
+        superseded_by=status.superseded_by,
+        valid_until=status.valid_until,
     )

@@ -182,7 +182,45 @@ def _v5(db: Database) -> None:
     db.executescript(V5)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4, _v5]
+V6 = """
+CREATE TABLE validity (
+    turn_key      INTEGER PRIMARY KEY REFERENCES turns(turn_key) ON DELETE CASCADE,
+    valid_from    TEXT,
+    valid_until   TEXT,
+    superseded_at TEXT,
+    superseded_by INTEGER REFERENCES turns(turn_key) ON DELETE SET NULL,
+    reason        TEXT NOT NULL DEFAULT '',
+    event_key     INTEGER REFERENCES governance_events(event_key)
+);
+CREATE INDEX validity_by_successor ON validity(superseded_by);
+CREATE TABLE derivations (
+    turn_key        INTEGER NOT NULL REFERENCES turns(turn_key) ON DELETE CASCADE,
+    source_turn_key INTEGER NOT NULL REFERENCES turns(turn_key) ON DELETE CASCADE,
+    PRIMARY KEY (turn_key, source_turn_key)
+) WITHOUT ROWID;
+CREATE INDEX derivations_by_source ON derivations(source_turn_key, turn_key);
+CREATE TABLE conflicts (
+    conflict_key    INTEGER PRIMARY KEY AUTOINCREMENT,
+    first_turn_key  INTEGER NOT NULL REFERENCES turns(turn_key) ON DELETE CASCADE,
+    second_turn_key INTEGER NOT NULL REFERENCES turns(turn_key) ON DELETE CASCADE,
+    reasons         TEXT NOT NULL,
+    detected_at     TEXT NOT NULL,
+    UNIQUE (first_turn_key, second_turn_key)
+);
+CREATE TABLE auditors (
+    principal_id TEXT PRIMARY KEY REFERENCES principals(principal_id)
+);
+"""
+
+
+def _v6(db: Database) -> None:
+    """Revocation: validity intervals and supersession of source records, derivations of
+    agent notes from the records they drew on, unresolved conflicts (signal names, never
+    text), and the principals allowed to read revoked history."""
+    db.executescript(V6)
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
 LATEST_VERSION = len(MIGRATIONS)
 
 

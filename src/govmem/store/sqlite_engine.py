@@ -20,6 +20,7 @@ import numpy as np
 from govmem.errors import DuplicateTurn, StoreError, UnknownPrincipal
 from govmem.models import Grant, MemoryObject, ObjectDraft, Principal, Relationship, StoredTurn, Turn
 from govmem.store.connection import Database, driver_errors
+from govmem.store.revocation_rows import RevocationRows
 from govmem.store.schema import migrate, schema_version
 
 _CHUNK = 500
@@ -66,7 +67,7 @@ def _stored_turn(row: tuple) -> StoredTurn:
     return StoredTurn(turn_key=key, turn=turn, session_id=session_id, label_key=label_key)
 
 
-class SQLiteStore:
+class SQLiteStore(RevocationRows):
     """A :class:`~govmem.store.base.Store` in one SQLite file."""
 
     def __init__(self, path: str, driver: str = "auto"):

@@ -1,0 +1,95 @@
+"""Recording supersessions and conflicts in the store, explicit or detected at ingest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from govmem.governance.revocation.supersession import Record, SupersessionDetector
+from govmem.models import StoredTurn
+from govmem.store.sqlite_engine import SQLiteStore
+
+
+@dataclass
+class RevisionReport:
+    """Supersessions and unresolved conflicts a write recorded, by turn id."""
+
+    superseded: list[dict] = field(default_factory=list)
+    conflicts: list[dict] = field(default_factory=list)
+    superseded_keys: set[int] = field(default_factory=set)
+
+
+def record_supersession(
+    store: SQLiteStore,
+    pairs: Sequence[tuple[StoredTurn, StoredTurn, str]],
+    recorded_at: str,
+    source: str,
+    report: RevisionReport,
+) -> None:
+    """(old, new, reason) pairs: old stops being current when new becomes valid (its
+    timestamp; else now). One governance event per pair, holding keys and reasons."""
+    rows = []
+    for old, new, reason in pairs:
+        if old.turn_key == new.turn_key:
+            continue
+        at = new.turn.timestamp or recorded_at
+        event = store.record_event(
+            "supersession",
+            {"old_turn_key": old.turn_key, "new_turn_key": new.turn_key, "reason": reason},
+            at,
+            recorded_at,
+            source,
+            new.turn_key,
+        )
+        rows.append((old.turn_key, new.turn_key, at, reason, event))
+        report.superseded.append(
+            {
+                "episode_id": old.turn.episode_id,
+                "old": old.turn.turn_id,
+                "new": new.turn.turn_id,
+                "from": at,
+                "reason": reason,
+            }
+        )
+        report.superseded_keys.add(old.turn_key)
+    store.supersede_turns(rows)
+
+
+def detect(
+    store: SQLiteStore,
+    detector: SupersessionDetector,
+    stored: Sequence[StoredTurn],
+    vectors: Mapping[int, np.ndarray],
+    recorded_at: str,
+    report: RevisionReport,
+) -> None:
+    """Check each new turn against the earlier turns of its episode; record what is found."""
+    by_episode: dict[str, list[StoredTurn]] = {}
+    for turn in stored:
+        by_episode.setdefault(turn.turn.episode_id, []).append(turn)
+    for episode_id, new in by_episode.items():
+        first = min(t.turn_key for t in new)
+        earlier_rows = store.episode_turn_texts(episode_id, before=first)
+        gone = store.superseded_keys([key for key, _, _ in earlier_rows], "9999")
+        earlier = [Record(k, at, text) for k, at, text in earlier_rows if k not in gone]
+        fresh = [Record(t.turn_key, t.turn.timestamp, t.turn.text) for t in new]
+        findings = detector.find(fresh, earlier, vectors)
+        turns = {t.turn_key: t for t in new}
+        needed = {k for f in findings for k in (f.older, f.newer)} - turns.keys()
+        turns.update({t.turn_key: t for t in store.turns_by_keys(needed)})
+        ordered = [
+            (turns[f.older], turns[f.newer], "detected:" + "+".join(f.reasons)) for f in findings if f.ordered
+        ]
+        record_supersession(store, ordered, recorded_at, "detector", report)
+        unordered = [f for f in findings if not f.ordered]
+        store.add_conflicts([(f.older, f.newer, f.reasons, recorded_at) for f in unordered])
+        for f in unordered:
+            report.conflicts.append(
+                {
+                    "episode_id": episode_id,
+                    "turns": [turns[f.older].turn.turn_id, turns[f.newer].turn.turn_id],
+                    "reasons": list(f.reasons),
+                }
+            )

@@ -1,0 +1,150 @@
+"""govmem's own reads: the validity of memory objects at read time.
+
+An object is as current as its source turns: a turn is current unless it was
+superseded or expired at or before the read (see :mod:`validity`), and a turn
+derived from others (an agent's note) is ``stale`` while any of them is not
+current. For an object with some sources no longer current:
+
+- a verbatim design (turn, session window) is derived again from its current
+  sources alone, so a window keeps its other turns;
+- any other design (summary, fact, narrative) is withheld as ``stale`` until it is
+  derived again without them (ingest does that when it records a supersession);
+- an audit read keeps it, marked with its status.
+
+The same marks feed the :class:`~govmem.governance.revocation.guard.Guard`, the
+one component that decides what is withheld, for govmem as for any backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from govmem.designs.base import Deriver
+from govmem.governance.revocation.guard import Guard, GuardRecord, GuardResult
+from govmem.governance.revocation.validity import CURRENT, STALE, SUPERSEDED, Validity
+from govmem.models import MemoryObject
+from govmem.store.base import Store
+
+SEVERITY = {SUPERSEDED: 4, "expired": 3, STALE: 2, "pending": 1, CURRENT: 0}
+
+
+@dataclass(frozen=True)
+class ObjectStatus:
+    """The validity of one object as returned: its status and, when not current, why."""
+
+    status: str = CURRENT
+    superseded_by: tuple[str, ...] = ()
+    valid_from: str | None = None
+    valid_until: str | None = None
+    reason: str = ""
+
+
+@dataclass
+class RevocationOutcome:
+    kept: list[tuple[MemoryObject, ObjectStatus]]
+    withheld: list[tuple[MemoryObject, ObjectStatus]]
+    conflicts: list[dict]
+
+
+class RevocationReview:
+    """Validity of memory objects at read time, through the guard."""
+
+    def __init__(self, store: Store, derivers: Mapping[str, Deriver]):
+        self.store = store
+        self.derivers = dict(derivers)
+        self.guard = Guard(detect=False)  # detection already ran at ingest, over the whole episode
+
+    def source_statuses(self, keys: Sequence[int], at: str) -> dict[int, ObjectStatus]:
+        """Status of each source turn at ``at`` (turns without revocation state are current)."""
+        rows = self.store.validity_rows(keys)
+        ancestors = self.store.ancestors(keys)
+        ancestor_rows = self.store.validity_rows({a for found in ancestors.values() for a in found})
+        statuses = {}
+        for key in keys:
+            valid_from, valid_until, superseded_at, by, reason = rows.get(key, (None, None, None, None, ""))
+            validity = Validity(valid_from, valid_until, superseded_at, (by,) if by else (), reason)
+            status = validity.status_at(at)
+            if status == CURRENT and any(
+                Validity(*ancestor_rows[a][:3]).status_at(at) != CURRENT
+                for a in ancestors.get(key, ())
+                if a in ancestor_rows
+            ):
+                status, reason = STALE, "derived-from-revoked-source"
+            end = min((t for t in (valid_until, superseded_at) if t), default=None)
+            statuses[key] = ObjectStatus(status, validity.superseded_by, valid_from, end, reason)
+        return statuses
+
+    def review(
+        self, objects: Sequence[MemoryObject], at: str, include_revoked: bool = False
+    ) -> RevocationOutcome:
+        if not objects or not self.store.has_revocation_state():
+            return RevocationOutcome([(obj, ObjectStatus()) for obj in objects], [], [])
+        keys = sorted({k for obj in objects for k in obj.source_keys})
+        statuses = self.source_statuses(keys, at)
+        records, candidates = [], []
+        for obj in objects:
+            own = [statuses[k] for k in obj.source_keys if k in statuses]
+            worst = max(own, key=lambda s: SEVERITY[s.status], default=ObjectStatus())
+            current = [k for k in obj.source_keys if statuses.get(k, ObjectStatus()).status == CURRENT]
+            if (
+                worst.status != CURRENT
+                and not include_revoked
+                and current
+                and len(current) < len(obj.source_keys)
+            ):
+                partial = self._current_part(obj, current)
+                if partial is not None:
+                    obj, worst = partial, ObjectStatus()
+            status = worst
+            deriver = self.derivers.get(obj.kind)
+            if (
+                status.status != CURRENT
+                and deriver is not None
+                and not deriver.verbatim
+                and len(obj.source_keys) > 1
+            ):
+                status = replace(status, status=STALE, reason="derived-from-revoked-source")
+            candidates.append((obj, status))
+            records.append(
+                GuardRecord(
+                    obj.object_id,
+                    obj.text,
+                    status=None if status.status == CURRENT or include_revoked else status.status,
+                    superseded_by=status.superseded_by,
+                )
+            )
+        result: GuardResult = self.guard.filter(records, at)
+        withheld_ids = {w.record.record_id for w in result.withheld}
+        kept = [pair for pair in candidates if pair[0].object_id not in withheld_ids]
+        withheld = [pair for pair in candidates if pair[0].object_id in withheld_ids]
+        return RevocationOutcome(kept, withheld, self._conflicts([obj for obj, _ in kept]))
+
+    def _current_part(self, obj: MemoryObject, current: Sequence[int]) -> MemoryObject | None:
+        """A verbatim object derived again from its current sources alone."""
+        deriver = self.derivers.get(obj.kind)
+        if deriver is None or not deriver.verbatim:
+            return None
+        turns = self.store.turns_by_keys(current)
+        drafts = deriver.derive(obj.group_id, turns)
+        if len(drafts) != 1:
+            return None
+        return replace(
+            obj,
+            text=drafts[0].text,
+            sources=tuple(sorted(t.turn.turn_id for t in turns)),
+            source_keys=tuple(t.turn_key for t in turns),
+            observed_at=drafts[0].observed_at,
+        )
+
+    def _conflicts(self, objects: Sequence[MemoryObject]) -> list[dict]:
+        """Unresolved conflicts among the sources of ``objects``, by turn id."""
+        keys = {k for obj in objects for k in obj.source_keys}
+        if not keys:
+            return []
+        rows = self.store.conflicts_among(keys)
+        return [
+            {"turns": [ta, tb], "reasons": reasons}
+            for a, b, ta, tb, reasons in rows
+            if a in keys and b in keys
+        ]

@@ -740,6 +740,36 @@ def bench_forgetting_score(data: str, run: str, reader: str) -> None:
     _emit(rescore(data, run, reader))
 
 
+@bench.command("revocation")
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="A folder with scenarios.jsonl (the revocation scenario format).",
+)
+@click.option(
+    "--out", default=None, type=click.Path(file_okay=False), help="Folder for report.json and reads.jsonl."
+)
+@click.option(
+    "--benign",
+    default=1000,
+    show_default=True,
+    help="Unrelated current policies in the benign store (0: skip).",
+)
+@click.option("--seed", default=7, show_default=True, help="Seed of the benign policies.")
+@_reports_errors
+def bench_revocation(data: str, out: str | None, benign: int, seed: int) -> None:
+    """Revocation: exposure, rank inversion, withheld records, conflicts, write-back taint and
+    benign cost in direct, indirect and indirect-bare insertion, on every read surface."""
+    from govmem.bench.revocation import run_revocation
+
+    if benign < 0:
+        raise click.BadParameter("--benign must be 0 or more")
+    run_revocation(data, out, benign=benign, seed=seed, echo=click.echo)
+    if out:
+        click.echo(f"report.json and reads.jsonl written to {out}")
+
+
 def _require_store(path: str) -> None:
     if path != ":memory:" and not os.path.exists(path):
         raise GovmemError(f"no store at {path!r}; ingest a file first or pass --db")

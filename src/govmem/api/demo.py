@@ -33,6 +33,48 @@ def show(
         echo(f"      {'/'.join(item.sources)}: {item.text[:100]}")
 
 
+def show_revocation(echo: Callable[[str], None]) -> None:
+    """A visiting policy replaced a year later, in plain text: the old one is withheld
+    with its reason, and an auditor's read shows the history. (A store of its own with
+    open access: this step is about validity, not about who may read policies.)"""
+    from govmem.governance.authorization import OpenAccess
+    from govmem.models import Turn
+
+    echo("6. Revocation: the visiting policy is replaced a year later (plain text, no marks)")
+    with Memory(":memory:", authorizer=OpenAccess(), interpreter=None) as memory:
+        memory.add_principal("ward_office", "staff")
+        memory.add_principal("nurse_quinn", "nurse")
+        memory.add_principal("compliance_officer", "auditor")
+        memory.add_auditor("compliance_officer")
+        old = "Family members may visit patients in the recovery ward at any time, unescorted."
+        new = "Family members must be escorted in the recovery ward and may visit only from 2 PM to 6 PM."
+        memory.ingest(
+            Turn("policy-2025", "ward_office", old, timestamp="2025-03-01T08:00:00", session_id="a")
+        )
+        report = memory.ingest(Turn("policy-2026", "ward_office", new, timestamp="2026-03-01T08:00:00"))
+        for found in report.superseded:
+            echo(
+                f"   detected: {found['old']} superseded by {found['new']} from {found['from']} "
+                f"({found['reason']})"
+            )
+        question = "Can family visit the recovery ward at night?"
+        result = memory.recall("nurse_quinn", question, k=3, design="turn")
+        echo(f"   nurse_quinn asks: {question}")
+        for item in result.items:
+            echo(f"      served ({item.status}): {item.text}")
+        for withheld in result.withheld:
+            echo(
+                f"      withheld {withheld['object_id']}: {withheld['status']} "
+                f"by {withheld['superseded_by']} "
+                f"({withheld['reason']})"
+            )
+        audit = memory.recall("compliance_officer", question, k=3, design="turn", include_revoked=True)
+        echo("   compliance_officer, an auditor, reads with include_revoked=True: the history, marked")
+        for item in audit.items:
+            echo(f"      [{item.status}] {item.text}")
+    echo("")
+
+
 def demo_episode_path() -> str:
     return str(resources.files("govmem") / "data" / DEMO_EPISODE)
 
@@ -99,11 +141,13 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
             "    forgetting planner's job)\n"
         )
 
+        show_revocation(echo)
+
         counts = memory.stats()["counts"]
         decisions = memory.decisions(limit=1000)
         withheld = sum(len(d["withheld"]) for d in decisions)
         echo(
-            f"6. Store now: {counts['turns']} turns, {counts['objects']} objects, "
+            f"7. Store now: {counts['turns']} turns, {counts['objects']} objects, "
             f"{counts['vectors']} vectors; "
             f"the decision log holds {len(decisions)} decisions with {withheld} withheld or redacted objects "
             "(ids and rules only, never text)"

@@ -1153,7 +1153,7 @@ class Memory:
         self._log(principal, "get", [obj for obj, _ in visible], withheld, rules, as_of)
         if not visible:
             raise NotVisible(object_id, requester)
-        return item_of(*visible[0])
+        return item_of(visible[0][0], None, visible[0][1])
 
     def export(
         self,

@@ -9,9 +9,10 @@ reported, never settled by rank or by a record's own claim to authority.
   identifier (a document or case code), or their content stems overlap (share of
   the smaller record's stems found in the larger, a containment measure that
   tolerates very different lengths) *and* their embeddings are close. Two records
-  that both name identifiers, or both name entities (see
-  :func:`~govmem.governance.revocation.statements.entities`), but share none are
-  about different things, however alike their wording.
+  that both name identifiers but share none, or that each name an entity (see
+  :func:`~govmem.governance.revocation.statements.entities`) the other does not
+  ("Walter Brandt ... Dr. Varga" / "Lena Okafor ... Dr. Haddad"), are about
+  different things, however alike their wording.
 - **Opposition** (:func:`opposition`): a content stem said under opposite stances
   (licensed in one, negated or prohibited in the other); a quantity of the same
   kind with a different value (a count of reviewers, a duration, an amount, a dose,
@@ -65,8 +66,8 @@ def subject_agreement(a: Statement, b: Statement, cosine: float, revision: bool 
     """Why ``a`` and ``b`` are about the same subject, or None."""
     if a.identifiers and b.identifiers:
         return "same-identifier" if a.identifiers & b.identifiers else None
-    if a.entities and b.entities and not a.entities & b.entities:
-        return None  # both name what they are about, and the names differ
+    if a.entities - b.entities and b.entities - a.entities:
+        return None  # each names something the other does not: about different things
     share = containment(a, b)
     if share >= CONTAINMENT and cosine >= COSINE_WITH_CONTAINMENT:
         return "same-subject"

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from govmem.governance.revocation.detector import Finding, compare
+from govmem.governance.revocation.detector import COSINE_WITH_CONTAINMENT, Finding, compare
 from govmem.governance.revocation.validity import CURRENT, Validity
 
 REVOKED_STATUSES = frozenset(
@@ -117,10 +117,10 @@ def embedding_similarity(embedder: Any) -> Similarity:
 class Guard:
     """Withholds revoked and contradicted records from any backend's results.
 
-    ``similarity`` (texts -> cosine matrix) feeds the detector's subject agreement;
-    without it the detector relies on identifiers, names and shared words alone
-    (cosine taken as 0, so only identifiers, near-identical wording or shared names
-    with containment agree). ``detect=False`` runs stage 1 only.
+    ``similarity`` (texts -> cosine matrix, e.g. :func:`embedding_similarity`) feeds the
+    detector's subject agreement; without it agreement rests on identifiers, names and
+    shared words alone (the cosine is taken to pass the threshold that goes with word
+    containment, never the one that would suffice alone). ``detect=False`` runs stage 1 only.
     """
 
     def __init__(self, similarity: Similarity | None = None, detect: bool = True):
@@ -161,8 +161,11 @@ class Guard:
 
     def _findings(self, records: Sequence[GuardRecord]) -> list[Finding]:
         texts = [r.text for r in records]
+        n = len(texts)
         cosines = (
-            self.similarity(texts) if self.similarity is not None else np.zeros((len(texts), len(texts)))
+            self.similarity(texts)
+            if self.similarity is not None
+            else np.full((n, n), COSINE_WITH_CONTAINMENT)
         )
         findings = []
         for j in range(len(records)):

@@ -121,7 +121,7 @@ TIME_UNIT_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "wee
                      "year": 31557600, "quarter": 7889400, "night": 86400, "shift": 28800}  # fmt: skip
 
 _TOKEN = re.compile(
-    r"[$€£]?\d[\d,]*(?:\.\d+)?(?:\s?(?:[ap]\.?m\.?)\b|%|k\b)?|\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?|"
+    r"\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?|[$€£]?\d[\d,]*(?:\.\d+)?(?:\s?(?:[ap]\.?m\.?)\b|%|k\b)?|"
     r"[A-Za-z][A-Za-z0-9]*(?:['’][a-z]+)?(?:-[A-Za-z0-9]+)*"
 )
 _CLOCK = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\.?$|^(\d{1,2}):(\d{2})$", re.IGNORECASE)
@@ -264,7 +264,7 @@ def _quantities(tokens: list[str]) -> set[Quantity]:
         elif nxt and _number(nxt) is None and nxt[:1].isalpha():
             # the noun counted may follow an adjective ("two independent reviewers")
             for word in following[:2]:
-                if word[:1].isalpha() and _number(word) is None:
+                if word[:1].islower() and _number(word) is None:  # a noun, not a name ("Dr. Varga")
                     found.add(Quantity("count", stem(word), value))
         elif i > 0 and tokens[i - 1][:1].isalpha() and tokens[i - 1].lower() not in FUNCTION_WORDS:
             found.add(Quantity("label", stem(tokens[i - 1]), value))

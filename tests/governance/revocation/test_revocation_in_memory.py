@@ -1,0 +1,98 @@
+"""Revocation through Memory: explicit and detected supersession, audit reads, taint."""
+
+from __future__ import annotations
+
+import pytest
+
+from govmem import Memory, NotVisible, PolicyError, Turn
+from govmem.governance.authorization import OpenAccess
+
+OLD = "Customer PII may be exported to external analytics vendors. This is the approved policy."
+NEW = "Customer PII must never leave the internal network under any circumstance."
+QUERY = "What has our policy been on exporting customer data to vendors?"
+
+
+@pytest.fixture
+def memory():
+    with Memory(":memory:", authorizer=OpenAccess(), interpreter=None) as m:
+        m.add_principal("ops", "staff")
+        m.add_principal("agent", "agent")
+        m.add_principal("aud", "agent")
+        m.add_auditor("aud")
+        yield m
+
+
+def _sources(result) -> set[str]:
+    return {s for item in result.items for s in item.sources}
+
+
+def test_detected_supersession_withholds_old_on_every_surface(memory: Memory) -> None:
+    memory.ingest(Turn("r1", "ops", OLD, timestamp="2024-03-01T09:00", session_id="a"))
+    report = memory.ingest(Turn("r2", "ops", NEW, timestamp="2025-03-01T09:00", session_id="b"))
+    assert [(s["old"], s["new"]) for s in report.superseded] == [("r1", "r2")]
+    result = memory.recall("ops", QUERY)
+    assert "r1" not in _sources(result) and "r2" in _sources(result)
+    assert {w["object_id"] for w in result.withheld} == {"turn-1", "session-2"}
+    assert all(w["superseded_by"] == ["r2"] for w in result.withheld)
+    assert all("r1" not in item.sources for item in memory.export("ops"))
+    with pytest.raises(NotVisible):
+        memory.get("ops", "turn-1")
+    assert memory.validity("r1")["status"] == "superseded"
+    assert memory.validity("r1", at="2024-12-31T00:00")["status"] == "current"  # valid then
+
+
+def test_audit_read_returns_history_marked_and_only_for_auditors(memory: Memory) -> None:
+    memory.ingest(Turn("r1", "ops", OLD, timestamp="2024-03-01T09:00", session_id="a"))
+    memory.ingest(Turn("r2", "ops", NEW, timestamp="2025-03-01T09:00", session_id="b"))
+    audit = memory.recall("aud", QUERY, include_revoked=True)
+    statuses = {item.object_id: item.status for item in audit.items}
+    assert statuses["turn-1"] == "superseded" and statuses["turn-3"] == "current"
+    assert "SUPERSEDED" in audit.context()
+    assert memory.get("aud", "turn-1", include_revoked=True).superseded_by == ("r2",)
+    with pytest.raises(PolicyError, match="auditors"):
+        memory.recall("ops", QUERY, include_revoked=True)
+
+
+def test_explicit_supersession_and_scheduled_end(memory: Memory) -> None:
+    memory.ingest(Turn("a", "ops", "The canteen opens at noon.", timestamp="2024-01-01T09:00"))
+    memory.ingest(
+        Turn("b", "ops", "Lunch is served from 12.", timestamp="2030-01-01T09:00"), supersedes=["a"]
+    )
+    assert memory.validity("a")["status"] == "current"  # the replacement's start is in the future
+    assert memory.validity("a", at="2030-06-01T00:00")["status"] == "superseded"
+    with pytest.raises(Exception, match="no turn 'zz'"):
+        memory.supersede("zz", "b")
+
+
+def test_unorderable_conflict_is_reported_and_both_kept(memory: Memory) -> None:
+    memory.ingest(
+        Turn("x", "ops", "Refunds may be issued in cash.", timestamp="2025-01-01T09:00", session_id="a")
+    )
+    report = memory.ingest(
+        Turn("y", "ops", "Refunds must never be issued in cash.", timestamp="2025-01-01T09:00")
+    )
+    assert report.conflicts and not report.superseded
+    result = memory.recall("ops", "Can refunds be issued in cash?")
+    assert {"x", "y"} <= _sources(result)
+    assert result.conflicts and memory.conflicts()[0]["turns"] == ["x", "y"]
+
+
+def test_write_back_note_is_tainted_retroactively(memory: Memory) -> None:
+    memory.ingest(Turn("r1", "ops", OLD, timestamp="2024-03-01T09:00", session_id="a"))
+    read = memory.recall("agent", QUERY)
+    memory.remember("agent", "Exports to vendors are fine.", [i.object_id for i in read.items], turn_id="n1")
+    assert "n1" in _sources(memory.recall("agent", "Are exports to vendors fine?"))
+    memory.supersede("r1", memory.ingest(Turn("r2", "ops", "Exports need a DPO sign-off.")).turn_ids[0])
+    later = memory.recall("agent", "Are exports to vendors fine?")
+    assert "n1" not in _sources(later)
+    assert memory.validity("n1")["status"] == "stale"
+    with pytest.raises(Exception, match="no memory object or turn"):
+        memory.remember("agent", "x", ["nope"])
+
+
+def test_fact_design_rederived_without_superseded_turn() -> None:
+    with Memory(":memory:", designs=["fact"], authorizer=OpenAccess(), interpreter=None) as m:
+        m.add_principal("bo", "staff")
+        m.ingest(Turn("t1", "bo", "My address is 12 Oak St.", timestamp="2024-01-01T09:00"))
+        m.ingest(Turn("t2", "bo", "I had lunch.", timestamp="2025-01-01T09:00"), supersedes=["t1"])
+        assert all("12 Oak" not in item.text for item in m.export("bo"))

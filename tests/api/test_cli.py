@@ -36,6 +36,7 @@ COMMANDS = [
     ["bench", "forgetting"],
     ["bench", "forgetting", "generate"],
     ["bench", "forgetting", "score"],
+    ["bench", "revocation"],
 ]
 
 
@@ -92,11 +93,14 @@ def test_demo_prints_its_steps(runner: CliRunner, tmp_path: Path) -> None:
         "3. Consent and revocation",
         "4. Provenance",
         "5. Delete turns",
+        "6. Revocation",
     ]
-    positions = [out.index(step) for step in [*steps, "6. Store now: 61 turns", "done in"]]
+    positions = [out.index(step) for step in [*steps, "7. Store now: 61 turns", "done in"]]
     assert positions == sorted(positions)
     assert "stored 63 turns and derived 70 memory objects" in out
     assert "recalled objects naming the deleted clinic (Birchwood): 0" in out
+    assert "withheld turn-1: superseded by ['policy-2026']" in out
+    assert "[superseded] Family members may visit" in out
     assert not (tmp_path / "unused.db").exists()
 
 

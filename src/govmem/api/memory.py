@@ -132,10 +132,11 @@ class Memory:
         driver: str = "auto",
         llm: LLMClient | None = None,
         interpreter: Interpreter | None = DEFAULT_INTERPRETER,
-        detect_supersession: bool = True,
+        detect_supersession: bool = False,
     ):
-        """``detect_supersession`` False turns off supersession detection at ingest
-        (explicit supersession and validity at read time still apply)."""
+        """``detect_supersession`` True detects at ingest which new turns revise earlier
+        ones (off by default: on conversation transcripts it still finds false revisions,
+        see DEVELOPERS.md); explicit supersession and validity at read time always apply."""
         self.store = SQLiteStore(path, driver=driver)
         self.interpreter = interpreter
         try:
@@ -466,9 +467,12 @@ class Memory:
         end = normalize_timestamp(valid_until, "valid_until")
         with self._write():
             report = self.ingest_many([turn])
-            key = self.store.turn_keys(turn.episode_id, [turn.turn_id])[turn.turn_id]
-            if end is not None:
-                self.store.set_valid_until(key, end)
+            if end is not None or supersedes:
+                keys = self.store.turn_keys(turn.episode_id, [turn.turn_id])
+                if not keys:  # erased at ingest (a deletion request): nothing to mark
+                    return report
+                if end is not None:
+                    self.store.set_valid_until(keys[turn.turn_id], end)
             if supersedes:
                 self._supersede(list(supersedes), turn.turn_id, turn.episode_id, "explicit", report)
         return report

@@ -14,7 +14,7 @@ QUERY = "What has our policy been on exporting customer data to vendors?"
 
 @pytest.fixture
 def memory():
-    with Memory(":memory:", authorizer=OpenAccess(), interpreter=None) as m:
+    with Memory(":memory:", authorizer=OpenAccess(), interpreter=None, detect_supersession=True) as m:
         m.add_principal("ops", "staff")
         m.add_principal("agent", "agent")
         m.add_principal("aud", "agent")
@@ -91,8 +91,20 @@ def test_write_back_note_is_tainted_retroactively(memory: Memory) -> None:
 
 
 def test_fact_design_rederived_without_superseded_turn() -> None:
-    with Memory(":memory:", designs=["fact"], authorizer=OpenAccess(), interpreter=None) as m:
+    with Memory(
+        ":memory:", designs=["fact"], authorizer=OpenAccess(), interpreter=None, detect_supersession=True
+    ) as m:
         m.add_principal("bo", "staff")
         m.ingest(Turn("t1", "bo", "My address is 12 Oak St.", timestamp="2024-01-01T09:00"))
         m.ingest(Turn("t2", "bo", "I had lunch.", timestamp="2025-01-01T09:00"), supersedes=["t1"])
         assert all("12 Oak" not in item.text for item in m.export("bo"))
+
+
+def test_valid_until_expires_a_record(memory: Memory) -> None:
+    memory.ingest(
+        Turn("e", "ops", "The promotion code is SPRING.", timestamp="2024-01-01T09:00"),
+        valid_until="2024-06-01",
+    )
+    assert memory.validity("e")["status"] == "expired"
+    assert memory.validity("e", at="2024-03-01")["status"] == "current"
+    assert all("e" not in item.sources for item in memory.export("ops"))

@@ -190,6 +190,19 @@ def test_speaker_rule_is_tried_before_previous(medical: Labeler) -> None:
     assert facets == {("ben", "medication")}
 
 
+def test_a_patient_speaking_becomes_who_the_next_unnamed_turn_is_about(medical: Labeler) -> None:
+    _, carried = medical.label("Ada has a fever.", "lee", None, frozenset())
+    _, carried = medical.label("So my plan is unchanged?", "ben", None, carried)
+    assert carried == {"ben"}
+    (facets,) = facets_per_sentence(medical, "Continue warfarin 5 mg daily.", "lee", carried)
+    assert facets == {("ben", "medication")}
+
+
+def test_a_patient_naming_someone_else_passes_that_subject_on(medical: Labeler) -> None:
+    _, carried = medical.label("How is Ada's fever?", "ben", None, frozenset())
+    assert carried == {"ada"}
+
+
 def test_no_unnamed_rule_applies_means_shared(medical: Labeler) -> None:
     (facets,) = facets_per_sentence(medical, "Start warfarin today.", "lee")
     assert facets == {("", "medication")}

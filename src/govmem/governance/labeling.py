@@ -293,6 +293,8 @@ class Labeler:
         one, matches no tag pattern and refers back to no one is one span, found
         without cutting it into sentences (the common case, and the fast one).
         """
+        if "speaker" in self.pack.unnamed_subject and self.pack.is_subject_role(self.roles.get(speaker, "")):
+            previous = frozenset({speaker})  # a patient speaking is who the talk is about now
         if not self._has_cues(text):
             tags = self.pack.kind_tags.get(kind, frozenset()) if kind is not None else frozenset()
             tags = tags or frozenset({GENERAL})

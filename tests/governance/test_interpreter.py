@@ -329,3 +329,34 @@ def test_after_a_quoted_sentence_the_next_sentence_is_its_own() -> None:
         "Keep the general time, just 'Thursday after 6 PM.' The exact minute 6:47 PM is deleted from memory."
     )
     assert keys(request) == {"6:47"}
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        (
+            "Cleanup instruction: delete the retired badge QX-5518; keep only the active badge QX-5531.",
+            {"QX-5518"},
+        ),
+        (
+            "I am formally requesting deletion of the earlier 2,140 USD amount and the badge KT-7740. "
+            "Keep only the current record.",
+            {"2,140", "KT-7740"},
+        ),
+        (
+            "Deletion applied on the badge side: retired KT-7740 and the older Locker 9 link are no longer "
+            "part of retained active memory.",
+            {"KT-7740", "Locker 9"},
+        ),
+    ],
+)
+def test_labelled_imperatives_named_requests_and_no_longer_in_memory_are_requests(
+    text: str, items: set[str]
+) -> None:
+    (request,) = RuleInterpreter().interpret(Turn("t1", "ana", text))
+    assert set(request.items) == items
+
+
+def test_a_label_before_a_plan_is_still_a_plan() -> None:
+    text = "Cleanup planning note: prepare to remove the retired badge QX-5518 from active memory."
+    assert RuleInterpreter().interpret(Turn("t1", "ana", text)) == []

@@ -44,10 +44,17 @@ _MEMORY = re.compile(
     r"|\bshould (?:no longer|not) be (?:\w+ ){0,2}(?:retrievable|recoverable|restored|confirmable|available)",
     re.I,
 )
-_IMPERATIVE = re.compile(r"^\W*(?:(?:please|also|now|so|and)\s+)*(?:delete|erase|purge|wipe)\b", re.I)
+_IMPERATIVE = re.compile(
+    r"^\W*(?:[\w -]{1,30}:\s*)?(?:(?:please|also|now|so|and)\s+)*(?:delete|erase|purge|wipe)\b"
+    r"|\b(?:request(?:ing)?|ask(?:ing)? for)\s+(?:the\s+)?(?:deletion|removal|erasure)\s+of\b",
+    re.I,
+)
+"""A request in the imperative ("Cleanup instruction: delete ...") or by name ("I request deletion of")."""
 _PLAN = re.compile(
     r"\b(?:prepare|preparing|plan|planning|going|ready) to (?:\w+ )?(?:delete|remove|erase)\b", re.I
 )
+_GONE = re.compile(r"\bno longer (?:part of|in) (?:the )?(?:[\w-]+ ){0,2}memory\b", re.I)
+"""A reported deletion without a deletion verb ("CR-8804 is no longer part of active memory")."""
 _DELETED = re.compile(
     r"\b(?:treated|marked) as (?:deleted|unavailable)\b|\bshould (?:no longer|not) be (?:\w+ ){0,2}"
     r"(?:retrievable|recoverable|restored|confirmable|available)",
@@ -137,7 +144,9 @@ class RuleInterpreter:
         text = turn.text
         if DELETION_CUES.search(text.lower()) is None:  # most turns: settled by one cheap scan
             return []
-        if not _VERB.search(text) and not _DELETED.search(text):
+        if not (
+            _VERB.search(text) or _DELETED.search(text) or _GONE.search(text) or _IMPERATIVE.search(text)
+        ):
             return []
         sentences = [text[s:e] for s, e in sentence_spans(text)]
         requests = [s for s in sentences if _is_request(s)]
@@ -165,7 +174,7 @@ class RuleInterpreter:
 def _reported_part(sentence: str) -> str:
     """What a reported deletion names: its subject ("the earlier code X is deleted, the
     active PIN remains Y" names X, never Y); a request is read whole."""
-    passive = _PASSIVE.search(sentence)
+    passive = _PASSIVE.search(sentence) or _GONE.search(sentence)
     if passive is None or re.search(_ACTIVE, sentence[: passive.start()], re.I):
         return sentence
     clauses = re.split(r"(?<=[,;:])\s+", sentence[: passive.end()])
@@ -179,7 +188,11 @@ def _key(item: str) -> str:
 def _is_request(sentence: str) -> bool:
     if _PLAN.search(sentence):
         return False
-    return bool(_IMPERATIVE.search(sentence) or (_VERB.search(sentence) and _MEMORY.search(sentence)))
+    return bool(
+        _IMPERATIVE.search(sentence)
+        or _GONE.search(sentence)
+        or (_VERB.search(sentence) and _MEMORY.search(sentence))
+    )
 
 
 _TURN_TO_KEEP = re.compile(
@@ -208,7 +221,11 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
     otherwise only the part before it turns to what to keep.
     """
     part = sentence if everything else _before_keep(sentence)
-    if not everything and _KEEP.search(part) and not _VERB.search(part) and not _DELETED.search(part):
+    if (
+        not everything
+        and _KEEP.search(part)
+        and not (_VERB.search(part) or _DELETED.search(part) or _GONE.search(part))
+    ):
         return []
     found = [m.group(1) for m in _QUOTED.finditer(part)]
     # A quoted mapping ("Project X = Customer Y"): what it maps to is a secret on its own.

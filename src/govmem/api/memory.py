@@ -20,6 +20,7 @@ import numpy as np
 
 from govmem.designs import Deriver, make_derivers
 from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
+from govmem.governance.access_changes import endings_in, relationships_ended
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
 from govmem.governance.erasure import (
@@ -763,6 +764,7 @@ class Memory:
                     source="interpreter",
                     through_turn=turn.turn_id,
                 )
+        self._end_access(turns, keys)
         by_episode: dict[str, list[int]] = {}
         for turn, key in zip(turns, keys, strict=True):
             by_episode.setdefault(turn.episode_id, []).append(key)
@@ -770,6 +772,34 @@ class Memory:
             entries, _ = self.store.tombstones(episode_id)
             if entries:
                 self._erase(Tombstones(entries), episode_keys, changes)
+
+    def _end_access(self, turns: Sequence[Turn], keys: Sequence[int]) -> None:
+        """End the relationships that new turns say have ended ("Nina's family access is
+        revoked"), from each turn's time on; each ending is a governance event."""
+        found = [(turn, key, endings_in(turn.text)) for turn, key in zip(turns, keys, strict=True)]
+        found = [(turn, key, endings) for turn, key, endings in found if endings and turn.timestamp]
+        if not found:
+            return
+        labeler = self.labeler()
+        spans = self.store.turn_spans([key for _, key, _ in found])
+        for turn, key, endings in found:
+            labels = [label for _, _, label in spans[key][2]] if key in spans else []
+            about = frozenset(s for facets in self._facets_of(labels).values() for s, _ in facets if s)
+            for ending in endings:
+                ended = relationships_ended(
+                    ending, turn.speaker, labeler, self.store.relationships(), turn.timestamp, about
+                )
+                if not ended:
+                    continue
+                self.store.put_relationships(ended)
+                self.store.record_event(
+                    "access_ended",
+                    {"relationships": [[r.type, r.principal_id, r.target_id] for r in ended]},
+                    turn.timestamp,
+                    utc_now(),
+                    source="interpreter",
+                    source_turn_key=key,
+                )
 
     def forget(
         self,

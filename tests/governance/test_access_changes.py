@@ -1,0 +1,109 @@
+"""Access ended in conversation: which sentences end it, whose and which access ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from govmem import Turn
+from govmem.governance.access_changes import endings_in, relationships_ended
+from govmem.governance.labeling import Labeler
+from govmem.governance.policy_pack import load_pack
+from govmem.models import Principal, Relationship
+from small_clinic import CAST, small_clinic
+
+T = "2024-03-01T10:00:00"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Consent change: family logistics access for Fay Lind is revoked as of Monday afternoon.",
+        "Please revoke Fay's access entirely.",
+        "Coverage update: weekend covering access by Dr. Lee has ended after handoff.",
+        "Family scheduling access revoked.",
+        "I can record that the prior logistics-only access ends now.",
+    ],
+)
+def test_sentences_that_end_access(text: str) -> None:
+    (ending,) = endings_in(text)
+    assert ending.sentence == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Did she revoke my access because of the program?",
+        "Fay's access is not revoked.",
+        "Logistics-only family access is still active through Monday.",
+        "The room code was rotated this morning.",
+    ],
+)
+def test_questions_negations_and_other_talk_end_nothing(text: str) -> None:
+    assert endings_in(text) == []
+
+
+@pytest.fixture
+def labeler() -> Labeler:
+    return Labeler(load_pack("medical"), [*CAST, Principal("gus", "family_member", "Gus Okafor")], [])
+
+
+FAY_FOR_ADA = Relationship("family_member", "fay", "ada", {"access_level": "scheduling only"})
+GUS_FOR_BEN = Relationship("family_member", "gus", "ben")
+LEE_FOR_ADA = Relationship("assigned_clinician", "lee", "ada")
+ALL = [FAY_FOR_ADA, GUS_FOR_BEN, LEE_FOR_ADA]
+
+
+def ended(text: str, speaker: str, labeler: Labeler, about=frozenset()) -> list[Relationship]:
+    (ending,) = endings_in(text)
+    return relationships_ended(ending, speaker, labeler, ALL, T, frozenset(about))
+
+
+def test_the_named_principal_loses_the_named_kind_of_access(labeler: Labeler) -> None:
+    closed = ended("Family access for Fay Lind is revoked.", "rex", labeler)
+    assert [(r.principal_id, r.target_id, r.valid_until) for r in closed] == [("fay", "ada", T)]
+
+
+def test_a_subject_named_as_the_one_revoking_keeps_their_access_and_others_lose_theirs(
+    labeler: Labeler,
+) -> None:
+    closed = ended("Ben revoked family scheduling access.", "rex", labeler)
+    assert [(r.principal_id, r.target_id) for r in closed] == [("gus", "ben")]
+
+
+def test_a_patient_speaking_ends_family_access_to_themselves_only(labeler: Labeler) -> None:
+    closed = ended("Please revoke family access completely now.", "ada", labeler)
+    assert [(r.principal_id, r.target_id) for r in closed] == [("fay", "ada")]
+
+
+def test_with_nobody_named_the_label_says_whose_access_ends(labeler: Labeler) -> None:
+    assert ended("Family access revoked entirely per patient request.", "rex", labeler) == []
+    closed = ended("Family access revoked entirely per patient request.", "rex", labeler, {"ben"})
+    assert [(r.principal_id, r.target_id) for r in closed] == [("gus", "ben")]
+
+
+def test_names_after_the_ending_lose_nothing(labeler: Labeler) -> None:
+    closed = ended("Covering access by Gus has ended after handoff back to Dr. Lee.", "rex", labeler)
+    assert {r.principal_id for r in closed} == {"gus"}
+
+
+def test_an_ending_never_reopens_or_moves_an_earlier_end(labeler: Labeler) -> None:
+    earlier = Relationship("family_member", "fay", "ada", valid_until="2024-02-01T00:00:00")
+    (ending,) = endings_in("Family access for Fay is revoked.")
+    assert relationships_ended(ending, "rex", labeler, [earlier], T) == []
+
+
+def test_memory_ends_access_from_the_turn_on_and_records_the_event() -> None:
+    with small_clinic(
+        [
+            Turn("t1", "lee", "Ada has an appointment on Friday at 10 am.", timestamp="2024-03-01T09:00:00"),
+            Turn("t2", "ada", "Please revoke Fay's access entirely.", timestamp="2024-03-01T09:30:00"),
+            Turn("t3", "lee", "Ada's appointment moved to Monday at 9 am.", timestamp="2024-03-01T10:00:00"),
+        ]
+    ) as memory:
+        before = memory.recall("fay", "Ada appointment", as_of="2024-03-01T09:10:00")
+        assert any("Friday" in item.text for item in before.items)
+        after = memory.recall("fay", "Ada appointment", as_of="2024-03-01T10:30:00")
+        assert all("Monday" not in item.text and "Friday" not in item.text for item in after.items)
+        (event,) = [e for e in memory.governance_events() if e["kind"] == "access_ended"]
+        assert event["payload"] == {"relationships": [["family_member", "fay", "ada"]]}
+        assert event["effective_at"] == "2024-03-01T09:30:00"

@@ -12,7 +12,7 @@ import json
 import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from itertools import islice
 
 import numpy as np
@@ -84,6 +84,10 @@ class SQLiteStore(RevocationRows):
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.execute("PRAGMA wal_autocheckpoint = 16384")
             self.db.execute("PRAGMA cache_size = -65536")
+            # A process killed between an erasure's COMMIT and its checkpoint left the erased
+            # text in the old pages of the database file: the next to open the store empties
+            # the log (without waiting for other connections; see checkpoint).
+            self.checkpoint()
         except driver_errors() as exc:
             self.db.close()
             raise StoreError(f"cannot use {path!r} as a govmem database: {exc}") from exc
@@ -109,16 +113,24 @@ class SQLiteStore(RevocationRows):
             if outermost:
                 self._unindexed.clear()
             raise
+        if outermost and self._checkpoint_owed:
+            self.checkpoint()
 
     @property
     def schema_version(self) -> int:
         return schema_version(self.db)
 
-    def snapshot(self) -> AbstractContextManager[Database]:
+    @contextmanager
+    def snapshot(self) -> Iterator[Database]:
         """A consistent view across the statements of one read."""
-        return self.db.snapshot()
+        with self.db.snapshot() as db:
+            yield db
+        if self._checkpoint_owed:
+            self.checkpoint()
 
     def close(self) -> None:
+        if self._checkpoint_owed:
+            self.checkpoint()
         self.db.close()
 
     def get_meta(self, key: str) -> str | None:
@@ -729,11 +741,24 @@ class SQLiteStore(RevocationRows):
         return frozenset(kind for (listed,) in rows for kind in json.loads(listed))
 
     def checkpoint(self) -> bool:
-        """Copy the write-ahead log into the database file and truncate it; False when a
-        reader still holds an older snapshot (the log is then emptied by a later checkpoint)."""
+        """Copy the write-ahead log into the database file and truncate it; False when
+        another connection still reads an older snapshot (or writes).
+
+        It does not wait for them (the busy timeout would stall a forget for ten seconds
+        behind any open read): the checkpoint is then owed, and tried again after this
+        store's next write or read and when it closes. Until then the database file and
+        the log still hold the pages as they were, erased text included.
+        """
         if self.db.in_transaction:
+            self._checkpoint_owed = True
             return False
-        busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+        timeout = self.db.scalar("PRAGMA busy_timeout")
+        self.db.execute("PRAGMA busy_timeout = 0")
+        try:
+            busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+        self._checkpoint_owed = busy != 0
         return busy == 0
 
     def source_labels(self) -> Iterator[tuple[int, list[int]]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from fnmatch import fnmatchcase
 from functools import cached_property
 from pathlib import Path
@@ -99,7 +100,19 @@ class EpisodeStore:
         ]
 
     def relationships(self, *patterns: str) -> list[Relationship]:
-        return [r for r in self.episode.relationships if any(fnmatchcase(r.type, p) for p in patterns)]
+        """The entities block's relationships of these types that are still in force after the
+        last turn (access ended in conversation is checked by its own test)."""
+        ended = {
+            (r.type, r.principal_id, r.target_id)
+            for r in self.memory.store.relationships()
+            if not r.active_at(self.at)
+        }
+        return [
+            r
+            for r in self.episode.relationships
+            if any(fnmatchcase(r.type, p) for p in patterns)
+            and (r.type, r.principal_id, r.target_id) not in ended
+        ]
 
     def with_role(self, *roles: str) -> list[str]:
         return [p.principal_id for p in self.episode.principals if p.role in roles]
@@ -124,12 +137,23 @@ class EpisodeStore:
         """Sentences all of whose facets name ``subject`` (not spoken by ``speaker_not``)."""
         return [s for s in self._about.get(subject, []) if s.speaker != speaker_not]
 
-    def reads(self, principal_id: str, sentence: Sentence) -> bool:
-        """The engine's decision for the sentence, for this requester, after the last turn."""
+    def reads(self, principal_id: str, sentence: Sentence, at: str | None = None) -> bool:
+        """The engine's decision for the sentence, for this requester, after the last turn
+        (or at ``at``)."""
+        if at is not None:
+            principal = self.principals[principal_id]
+            return self.memory.engine.permissions(principal, at).span(sentence.facets)[0]
         if principal_id not in self._permissions:
             principal = self.principals[principal_id]
             self._permissions[principal_id] = self.memory.engine.permissions(principal, self.at)
         return self._permissions[principal_id].span(sentence.facets)[0]
+
+    def ended_at(self, r: Relationship) -> str | None:
+        """When conversation ended this relationship of the entities block (None: it did not)."""
+        for stored in self.memory.store.relationships(r.principal_id):
+            if (stored.type, stored.principal_id, stored.target_id) == (r.type, r.principal_id, r.target_id):
+                return stored.valid_until
+        return None
 
     def visible(self, principal_id: str) -> dict[str, str]:
         """What ``export`` of turn memory shows the requester: turn id -> (redacted) text."""
@@ -179,6 +203,19 @@ CASE_TEAM = (
     "faculty_chair",
     "faculty_liaison",
 )
+
+
+def test_access_ended_in_conversation_reads_nothing_of_the_subject_afterwards(gatemem) -> None:
+    checked = 0
+    for store in gatemem("medical") + gatemem("office"):
+        for r in store.memory.store.relationships():
+            if r.valid_until is None or r.active_at(store.at):
+                continue
+            for sentence in store.about(r.target_id, speaker_not=r.principal_id):
+                if r.principal_id not in sentence.subjects:
+                    assert not store.reads(r.principal_id, sentence), (r, sentence)
+                    checked += 1
+    assert checked > 100
 
 
 def relationship_cases(
@@ -280,22 +317,34 @@ def test_medication_question_is_answered_for_the_care_relationship_and_refused_o
 
 
 def test_family_member_reads_logistics_but_not_clinical_sentences(gatemem) -> None:
-    cases = list(relationship_cases(gatemem("medical"), "family_member"))
+    """Checked while the family access is in force (every development episode ends it later)."""
+    cases = [
+        (store, r)
+        for store in gatemem("medical")
+        for r in store.episode.relationships
+        if r.type == "family_member"
+    ]
     assert len(cases) >= 5
     for store, r in cases:
+        end = store.ended_at(r)
+        before = (datetime.fromisoformat(end) - timedelta(seconds=1)).isoformat() if end else None
+        said_at = {t.turn_id: t.timestamp for t in store.episode.turns}
         scope = store.pack.scope_tags(r.attributes.get("access_level", "")) or LOGISTICS
         about = store.about(r.target_id, speaker_not=r.principal_id)
         logistics = [s for s in about if "scheduling" in s.tags and s.tags <= scope & LOGISTICS]
         clinical = [s for s in about if s.tags & CLINICAL]
         assert logistics and clinical, r
         for sentence in logistics:
-            assert store.reads(r.principal_id, sentence) and store.shown(r.principal_id, sentence), (
-                r,
-                sentence,
-            )
+            assert store.reads(r.principal_id, sentence, before), (r, sentence)
+            if end is None:
+                assert store.shown(r.principal_id, sentence), (r, sentence)
+            elif normalize_timestamp(said_at[sentence.turn_id], "t") >= end:
+                assert not store.reads(r.principal_id, sentence), (r, sentence)
         for sentence in clinical:
-            assert not store.reads(r.principal_id, sentence), (r, sentence)
+            assert not store.reads(r.principal_id, sentence, before), (r, sentence)
             assert not store.shown(r.principal_id, sentence), (r, sentence)
+        if end is not None:
+            continue
         name = store.display_name(r.target_id)
         appointment = store.memory.recall(
             r.principal_id, f"When is {name}'s next appointment?", as_of=store.at

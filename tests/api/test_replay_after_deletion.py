@@ -102,11 +102,6 @@ def test_a_replay_under_new_ids_into_the_reopened_store_stores_no_secret(tmp_pat
         assert surfaces(reopened, []) == []
 
 
-@pytest.mark.xfail(
-    reason="delete_turns leaves no tombstone: a replay of a deleted turn (same id and text) is "
-    "stored again with its objects, and every read surface shows it",
-    strict=True,
-)
 @pytest.mark.parametrize("design", ["turn", "session"])
 def test_a_replay_after_delete_turns_does_not_resurrect_the_turn(design: str) -> None:
     with household(design) as memory:
@@ -116,3 +111,25 @@ def test_a_replay_after_delete_turns_does_not_resurrect_the_turn(design: str) ->
         memory.ingest_many([ONLY, MIXED])  # the upstream log, replayed
         after = [item.object_id for item in memory.export("ana")]
         assert surfaces(memory, before + after) == []
+
+
+def test_a_refused_replay_is_reported_and_a_new_text_under_the_old_id_is_stored() -> None:
+    with household("turn") as memory:
+        memory.delete_turns(["x1"], EPISODE)
+        report = memory.ingest_many([ONLY])
+        assert (report.turns, report.replays_refused) == (0, ["x1"])
+        fresh = Turn("x1", "ana", "The plumber comes on Tuesday.", EPISODE, "2026-05-02T09:00")
+        report = memory.ingest_many([fresh])
+        assert (report.turns, report.replays_refused) == (1, [])
+        assert [item.text for item in memory.export("ana") if item.sources == ("x1",)] == [fresh.text]
+
+
+def test_turn_tombstones_survive_reopening(tmp_path) -> None:
+    path = tmp_path / "home.db"
+    with Memory(path, designs=["turn"]) as memory:
+        memory.add_principals([Principal("ana", "member")])
+        memory.ingest_many([ONLY])
+        memory.delete_turns(["x1"], EPISODE)
+    with Memory(path, designs=["turn"]) as memory:
+        assert memory.ingest_many([ONLY]).replays_refused == ["x1"]
+        assert memory.store.counts()["turns"] == 0

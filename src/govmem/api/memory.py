@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from govmem.governance.erasure import (
     erase,
     longest_tokens,
     moved_spans,
+    text_digest,
 )
 from govmem.governance.interpreter import Interpreter, RuleInterpreter, interpret_all
 from govmem.governance.labeling import Facet, Labeler, TurnLabel
@@ -87,6 +89,8 @@ class WriteReport:
     """Records this write superseded (episode, old and new turn ids, from when, why)."""
     conflicts: list[dict] = field(default_factory=list)
     """Contradictions this write found but could not order: kept, flagged, for the caller."""
+    replays_refused: list[str] = field(default_factory=list)
+    """Turns not stored: replays (same id, same text) of turns deleted before."""
 
 
 @dataclass
@@ -124,7 +128,7 @@ class Memory:
 
     def __init__(
         self,
-        path: str = "govmem.db",
+        path: str | os.PathLike[str] = "govmem.db",
         *,
         designs: Sequence[str] | None = None,
         embedder: str | Embedder | None = None,
@@ -531,8 +535,9 @@ class Memory:
         the writes wait for the GIL (measured slower).
         """
         validated = [as_turn(t) for t in turns]
-        batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         report, changes = WriteReport(), _Changes()
+        validated = self._without_deleted_replays(validated, report)
+        batches = [validated[i : i + BATCH] for i in range(0, len(validated), BATCH)]
         open_groups: dict[int, set[str]] = {}
         # The pools shut down (waiting for their jobs) before the transaction ends,
         # so a rollback never runs under an indexing statement.
@@ -616,6 +621,26 @@ class Memory:
             groups = {group for _, kind, group in derived if kind == deriver.kind}
             if groups:
                 self._rederive(deriver, groups, {}, frozenset(), changes)
+
+    def _without_deleted_replays(self, turns: list[Turn], report: WriteReport) -> list[Turn]:
+        """``turns`` less replays of deleted turns (same id, same text), listed in the report."""
+        by_episode: dict[str, list[str]] = {}
+        for turn in turns:
+            by_episode.setdefault(turn.episode_id, []).append(turn.turn_id)
+        deleted = {
+            (episode_id, turn_id): digest
+            for episode_id, ids in by_episode.items()
+            for turn_id, digest in self.store.deleted_turns(episode_id, ids).items()
+        }
+        if not deleted:
+            return turns
+        kept = []
+        for turn in turns:
+            if deleted.get((turn.episode_id, turn.turn_id)) == text_digest(turn.text):
+                report.replays_refused.append(turn.turn_id)
+            else:
+                kept.append(turn)
+        return kept
 
     def _embed(self, turns: Sequence[Turn]) -> np.ndarray:
         return self.embedder.embed_documents([t.text for t in turns])
@@ -739,6 +764,10 @@ class Memory:
             if missing:
                 raise InputError(f"no turn {missing[0]!r} in episode {episode_id!r}")
             deleted = frozenset(keys.values())
+            gone = self.store.turns_by_keys(deleted)
+            self.store.add_deleted_turns(
+                [(episode_id, s.turn.turn_id, text_digest(s.turn.text)) for s in gone], utc_now()
+            )
             self._close_over(deleted, deleted, changes)
             report.turns = len(deleted)
             report.turn_ids = list(turn_ids)

@@ -82,6 +82,11 @@ class Erasure:
         return not self.text.strip()
 
 
+def text_digest(text: str) -> str:
+    """A whole text as a digest of its tokens (the tombstone of a deleted turn)."""
+    return digest(tokens(text))
+
+
 def erase(text: str, tombstones: Tombstones) -> Erasure | None:
     """The text without its sentences that hold a forgotten item; None when none does."""
     if not tombstones.held_by(text):

@@ -7,6 +7,7 @@ autocommit mode and every write goes through :meth:`Database.transaction`.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,11 +28,11 @@ Row = tuple[Any, ...]
 class Database:
     """A SQLite connection with explicit, nestable transactions."""
 
-    def __init__(self, path: str, driver: str = "auto"):
+    def __init__(self, path: str | os.PathLike[str], driver: str = "auto"):
         if driver == "auto":
             driver = "apsw" if apsw is not None else "sqlite3"
         self.driver = driver
-        self.path = path
+        path = self.path = os.fspath(path)
         try:
             if driver == "apsw":
                 if apsw is None:

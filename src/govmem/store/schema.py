@@ -220,7 +220,24 @@ def _v6(db: Database) -> None:
     db.executescript(V6)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
+V7 = """
+CREATE TABLE deleted_turns (
+    episode_id  TEXT NOT NULL,
+    turn_id     TEXT NOT NULL,
+    text_sha256 TEXT NOT NULL,
+    deleted_at  TEXT NOT NULL,
+    PRIMARY KEY (episode_id, turn_id)
+) WITHOUT ROWID;
+"""
+
+
+def _v7(db: Database) -> None:
+    """Tombstones of deleted source turns (id and a digest of the text, never the text), so
+    that a replay of a deleted turn from an upstream log does not bring it back."""
+    db.executescript(V7)
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -9,6 +9,7 @@ text lives once; ``secure-delete`` is switched on where SQLite supports it.
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -70,9 +71,9 @@ def _stored_turn(row: tuple) -> StoredTurn:
 class SQLiteStore(RevocationRows):
     """A :class:`~govmem.store.base.Store` in one SQLite file."""
 
-    def __init__(self, path: str, driver: str = "auto"):
-        self.path = path
+    def __init__(self, path: str | os.PathLike[str], driver: str = "auto"):
         self.db = Database(path, driver=driver)
+        self.path = self.db.path
         try:
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.execute("PRAGMA secure_delete = ON")
@@ -724,6 +725,30 @@ class SQLiteStore(RevocationRows):
                     for words, digest in entries
                 ],
             )
+
+    def add_deleted_turns(self, rows: Iterable[tuple[str, str, str]], at: str) -> None:
+        """Remember deleted turns as (episode, turn id, sha256 of the text)."""
+        with self.db.atomic():
+            self.db.executemany(
+                "INSERT INTO deleted_turns(episode_id, turn_id, text_sha256, deleted_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(episode_id, turn_id) DO UPDATE SET text_sha256 = excluded.text_sha256, "
+                "deleted_at = excluded.deleted_at",
+                [(episode_id, turn_id, digest, at) for episode_id, turn_id, digest in rows],
+            )
+
+    def deleted_turns(self, episode_id: str, turn_ids: Sequence[str]) -> dict[str, str]:
+        """Turn id -> text digest, for the given ids that were deleted from the episode."""
+        if not self.db.scalar("SELECT EXISTS (SELECT 1 FROM deleted_turns)"):
+            return {}
+        found: dict[str, str] = {}
+        for chunk in _chunks(turn_ids):
+            rows = self.db.execute(
+                "SELECT turn_id, text_sha256 FROM deleted_turns "
+                f"WHERE episode_id = ? AND turn_id IN ({_placeholders(len(chunk))})",
+                (episode_id, *chunk),
+            )
+            found.update(dict(rows))
+        return found
 
     def tombstones(self, episode_id: str | None = None) -> tuple[frozenset[tuple[int, str]], frozenset[str]]:
         """(token count, digest) of every forgotten item (of one episode, or store-wide ones

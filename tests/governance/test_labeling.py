@@ -386,7 +386,6 @@ def test_a_part_without_a_topic_shares_the_topics_of_the_part_before(campus: Lab
     # a part with a topic of its own keeps it
     assert campus.query_facets("Ivo's grades and Mia's room?", "rae") == {
         ("ivo", "academic"),
-        ("mia", "housing"),
         ("mia", "location"),
     }
 
@@ -413,3 +412,21 @@ def test_topics_asked_before_each_name_do_not_cross(campus: Labeler) -> None:
         "What is the aid amount for Quill Review and the orientation date for Tidewater?", "rae"
     )
     assert facets == {("case_quill_review", "financial_aid"), ("program_tidewater", "scheduling")}
+
+
+def test_a_name_is_not_a_topic() -> None:
+    labeler = Labeler(
+        load_pack("education"), CAMPUS, [Relationship("appeal_case_subject", "ivo", "case_sable_appeal")]
+    )
+    assert labeler.tags_of("The Sable Appeal date is set.") == {"scheduling"}  # not discipline ("appeal")
+    assert labeler.tags_of("The appeal date is set.") == {"discipline", "scheduling"}
+
+
+def test_wording_said_to_be_shared_carries_only_its_declassifying_tag(campus: Labeler) -> None:
+    said = "Outside the case team, the safe wording should stay 'housing review' and nothing more."
+    assert campus.tags_of(said) == {"safe_wording"}
+    for kept_private in (
+        "The safe wording is 'housing review', but the exact internal wording stays restricted.",
+        "The broad label stays 'housing review' with the 3,100 USD amount.",
+    ):
+        assert "safe_wording" not in campus.tags_of(kept_private)

@@ -205,6 +205,21 @@ def _part_start(query: str, after: int, before: int) -> int:
     return breaks[-1].end() if breaks else before
 
 
+def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str, str]:
+    """``text`` and its lower-case form with every name blanked out (same length)."""
+    found = list(names.finditer(lowered))
+    if not found:
+        return text, lowered
+    pieces, start = [], 0
+    for match in found:
+        pieces.append(text[start : match.start()])
+        pieces.append(" " * (match.end() - match.start()))
+        start = match.end()
+    pieces.append(text[start:])
+    blanked = "".join(pieces)
+    return blanked, blanked.lower()
+
+
 class Labeler:
     """Labels turns for one store: its pack, its principals and its resources."""
 
@@ -231,6 +246,8 @@ class Labeler:
                     sorted(pack.subject_roles),
                     sorted(pack.personal_tags),
                     list(pack.unnamed_subject),
+                    sorted(pack.shared_tags),
+                    sorted(pack.declassifying_tags),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                 ]
@@ -268,8 +285,15 @@ class Labeler:
         return found
 
     def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
+        """The topics of a sentence. Names are not topics: "Sable Appeal" or "Willow
+        Transfer" named in a sentence does not make it about appeals or transfers."""
         lowered = text.lower()
+        if self._mentions is not None:
+            text, lowered = _without_names(text, lowered, self._mentions)
         tags = {matcher.tag for matcher in self._tags if matcher.search(text, lowered)}
+        shared = tags & self.pack.declassifying_tags
+        if shared:
+            return frozenset(shared)
         if kind is not None:
             tags |= self.pack.kind_tags.get(kind, frozenset())
         return frozenset(tags or {GENERAL})

@@ -220,7 +220,7 @@ def test_llm_reader_prompts_with_exactly_the_recall_context_and_the_query() -> N
     assert model.calls == 1
     prompt = model.prompts[0]["messages"][-1]["content"]
     assert prompt == f"Memory context:\n{result.context()}\n\nQuestion: {result.query}"
-    assert answer.text == result.items[0].text.split("\n")[0].split("] ", 1)[-1].strip()
+    assert answer.text == result.context().split("\n", 1)[0].split("] ", 1)[-1].strip()  # the model's reply
     assert answer.used_object_ids == tuple(item.object_id for item in result.items)
     assert (answer.input_tokens, answer.output_tokens) == (120, 15)
     assert reader.name == "llm:gpt-4o-mini"

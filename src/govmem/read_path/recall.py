@@ -161,7 +161,7 @@ def _recall(
         visible = rank_on_visible_text(store, retriever, query, visible)
     items = [
         item_of(review.visible, candidate.scores, statuses.get(review.visible.object_id))
-        for candidate, review in visible[:k]
+        for candidate, review in _without_repeats(visible, k)
     ]
     if assessment.denied:
         action = "answer_redacted" if items else "refuse"
@@ -209,6 +209,21 @@ def withhold_revoked(
         if review.visible is not None
     ]
     return kept, statuses, reported, outcome.conflicts
+
+
+def _without_repeats(ranked: Sequence[tuple], k: int) -> list[tuple]:
+    """Up to ``k`` objects in rank order, none contained in another: a turn adds nothing
+    once its session window is in the answer (the window takes the turn's place)."""
+    chosen: list[tuple[frozenset[int], tuple]] = []
+    for pair in ranked:
+        sources = frozenset(pair[1].visible.source_keys)
+        if any(sources <= earlier for earlier, _ in chosen):
+            continue
+        chosen = [(earlier, kept) for earlier, kept in chosen if not earlier <= sources]
+        chosen.append((sources, pair))
+        if len(chosen) == k:
+            break
+    return [pair for _, pair in chosen]
 
 
 def resolve_requester(store: Store, requester: str) -> Principal:

@@ -462,7 +462,13 @@ def test_recall_input_errors(memory: Memory, kwargs: dict, message: str) -> None
 
 def test_recall_limits_are_inclusive(memory: Memory) -> None:
     assert memory.recall("nurse_quinn", "x" * MAX_QUERY_CHARS, k=1).action in ("answer", "no_memory")
-    assert len(memory.recall("agent_maplecare", "parking", k=MAX_K).items) == 70
+    everything = memory.recall("agent_maplecare", "parking", k=MAX_K).items  # windows stand for their turns
+    assert {s for item in everything for s in item.sources} == {
+        s for item in memory.export("agent_maplecare") for s in item.sources
+    }
+    assert len(memory.recall("agent_maplecare", "parking", k=MAX_K, design="turn").items) == len(
+        {s for item in everything for s in item.sources}
+    )
 
 
 def test_as_of_excludes_later_objects(memory: Memory) -> None:

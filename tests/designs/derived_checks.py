@@ -146,7 +146,7 @@ def check_recall_by_design(kind: str) -> None:
     """``design=kind`` returns that design's objects only, from a store keeping several."""
     memory = household(["turn", "summary", "narrative", "fact"])
     everything = memory.recall("bo", "address Oak Street Porto dentist", k=40)
-    assert {item.kind for item in everything.items} > {kind}
+    assert len({item.kind for item in everything.items}) > 1  # the same text in two designs comes once
     result = memory.recall("bo", "address Oak Street Porto dentist", k=40, design=kind)
     assert result.items and {item.kind for item in result.items} == {kind}
     memory.close()

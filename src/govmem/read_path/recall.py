@@ -212,18 +212,20 @@ def withhold_revoked(
 
 
 def _without_repeats(ranked: Sequence[tuple], k: int) -> list[tuple]:
-    """Up to ``k`` objects in rank order, none contained in another: a turn adds nothing
-    once its session window is in the answer (the window takes the turn's place)."""
-    chosen: list[tuple[frozenset[int], tuple]] = []
+    """Up to ``k`` objects in rank order, none repeating another: an object drawn from
+    some of another's source turns whose text is inside the other's adds nothing (a turn
+    once its session window is in the answer; the window takes the turn's place)."""
+    chosen: list[tuple[frozenset[int], str, tuple]] = []
     for pair in ranked:
-        sources = frozenset(pair[1].visible.source_keys)
-        if any(sources <= earlier for earlier, _ in chosen):
+        visible = pair[1].visible
+        sources, text = frozenset(visible.source_keys), visible.text
+        if any(sources <= other and text in other_text for other, other_text, _ in chosen):
             continue
-        chosen = [(earlier, kept) for earlier, kept in chosen if not earlier <= sources]
-        chosen.append((sources, pair))
+        chosen = [c for c in chosen if not (c[0] <= sources and c[1] in text)]
+        chosen.append((sources, text, pair))
         if len(chosen) == k:
             break
-    return [pair for _, pair in chosen]
+    return [pair for _, _, pair in chosen]
 
 
 def resolve_requester(store: Store, requester: str) -> Principal:

@@ -419,3 +419,31 @@ def test_forget_as_json_and_against_another_key(run, ingested: Result, tmp_path)
 def test_forget_needs_a_known_episode_turn(run, ingested: Result) -> None:
     result = run("forget", "Alder Lane", "--episode", "demo_maple_clinic", "--through", "t999")
     assert_clean_error(result, "no turn 't999'")
+
+
+def test_ingest_detects_supersession_and_recall_audits_only_for_auditors(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    episode = {
+        "episode_id": "e1",
+        "domain": "medical",
+        "entities": {"principals": [{"principal_id": "desk", "role": "reception", "display_name": "Desk"}]},
+        "turns": [
+            {"turn_id": "t1", "timestamp": "2026-03-01T09:00:00", "speaker": {"principal_id": "desk"},
+             "turn_kind": "dialogue", "text": "Your follow-up is Tuesday at 10:00 AM. Bring the forms."},
+            {"turn_id": "t2", "timestamp": "2026-03-02T09:00:00", "speaker": {"principal_id": "desk"},
+             "turn_kind": "dialogue", "text": "Update: the follow-up moved to Thursday at 1:30 PM."},
+        ],
+    }  # fmt: skip
+    source = tmp_path / "episodes.jsonl"
+    source.write_text(json.dumps(episode) + "\n", encoding="utf-8")
+    db = str(tmp_path / "s.db")
+    ingested = runner.invoke(
+        main, ["--db", db, "ingest", str(source), "--detect-supersession", "statements", "--json"]
+    )
+    assert ingested.exit_code == 0, ingested.output
+    assert json.loads(ingested.stdout)["superseded"] == 1
+    plain = runner.invoke(main, ["--db", db, "recall", "when is the follow-up", "--as", "desk"])
+    assert plain.exit_code == 0 and "Thursday" in plain.stdout and "Tuesday" not in plain.stdout
+    audit = runner.invoke(main, ["--db", db, "recall", "follow-up", "--as", "desk", "--include-revoked"])
+    assert_clean_error(audit, "audit")

@@ -13,12 +13,14 @@ from typing import Any
 
 import click
 
-from govmem.api.memory import Memory
+from govmem.api.memory import SUPERSESSION_UNITS, Memory
 from govmem.designs import DESIGNS
 from govmem.errors import GovmemError
 from govmem.llm.client import LLMClient
 from govmem.loaders.gatemem import read_episodes
 from govmem.loaders.jsonl import iter_turns, looks_like_episodes
+
+SUPERSESSION_CHOICES = ["off", *SUPERSESSION_UNITS]
 
 DEFAULT_DB = "govmem.db"
 
@@ -85,6 +87,15 @@ def main(ctx: click.Context, db: str) -> None:
     help="Who reads deletion requests out of the turns: offline rules, or the --llm model "
     "(rules when it fails).",
 )
+@click.option(
+    "--detect-supersession",
+    "supersession",
+    default="off",
+    show_default=True,
+    type=click.Choice(SUPERSESSION_CHOICES),
+    help="Detect what new turns revise: statements inside turns (conversations), whole records "
+    "(policies, documents), or nothing.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 @_reports_errors
@@ -96,6 +107,7 @@ def ingest(
     policy: str | None,
     llm_config: str | None,
     interpreter: str,
+    supersession: str,
     as_json: bool,
 ) -> None:
     """Ingest FILE: GateMem episodes or one turn per line (JSON Lines).
@@ -120,7 +132,13 @@ def ingest(
     options: dict[str, Any] = {} if read_by is None else {"interpreter": read_by}
     with (
         Memory(
-            ctx.obj["db"], designs=designs or None, embedder=embedder, policy=policy, llm=llm, **options
+            ctx.obj["db"],
+            designs=designs or None,
+            embedder=embedder,
+            policy=policy,
+            llm=llm,
+            detect_supersession=supersession,
+            **options,
         ) as memory,
         click.progressbar(length=turns, label=f"ingesting {turns} turns", file=sys.stderr) as bar,
     ):
@@ -135,6 +153,8 @@ def ingest(
         "source": source,
         "turns": report.turns,
         "objects_added": report.objects_added,
+        "superseded": len(report.superseded),
+        "conflicts": len(report.conflicts),
         "db": ctx.obj["db"],
     }
     if as_json:
@@ -143,6 +163,7 @@ def ingest(
         click.echo(
             f"ingested {report.turns} turns from {source} into {ctx.obj['db']}; "
             f"{report.objects_added} memory objects derived"
+            + (f"; {len(report.superseded)} supersessions detected" if report.superseded else "")
         )
 
 
@@ -152,6 +173,11 @@ def ingest(
 @click.option("-k", default=5, show_default=True, help="How many memory objects to return.")
 @click.option("--as-of", default=None, help="Recall as of this ISO date-time.")
 @click.option("--design", default=None, help="Recall from one design only (turn, session, ...).")
+@click.option(
+    "--include-revoked",
+    is_flag=True,
+    help="Audit read (auditors only): superseded, expired and stale records too, marked.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 @_reports_errors
@@ -162,12 +188,15 @@ def recall(
     k: int,
     as_of: str | None,
     design: str | None,
+    include_revoked: bool,
     as_json: bool,
 ) -> None:
     """Recall memory for QUERY as the principal given by --as."""
     _require_store(ctx.obj["db"])
     with Memory(ctx.obj["db"]) as memory:
-        result = memory.recall(requester, query, k=k, as_of=as_of, design=design)
+        result = memory.recall(
+            requester, query, k=k, as_of=as_of, design=design, include_revoked=include_revoked
+        )
     if as_json:
         _emit(result.to_dict())
         return
@@ -177,7 +206,11 @@ def recall(
     for rank, item in enumerate(result.items, start=1):
         click.echo(f"\n{rank}. {item.object_id} ({item.kind}) sources: {', '.join(item.sources)}")
         click.echo("   " + " ".join(f"{n}={v:.4f}" for n, v in item.scores.items()))
+        if item.status != "current":
+            click.echo(f"   status: {item.status} (superseded by {', '.join(item.superseded_by) or '-'})")
         click.echo("   " + item.text.replace("\n", "\n   "))
+        for statement in item.superseded_statements:
+            click.echo(f"   superseded by {statement['superseded_by']}: {statement['text']}")
 
 
 @main.command()
@@ -561,6 +594,14 @@ def bench_access(size: int, repeats: int, queries: int, out: str | None) -> None
     type=click.Path(file_okay=False),
     help="Folder for predictions.jsonl and report.json.",
 )
+@click.option(
+    "--detect-supersession",
+    "supersession",
+    default=None,
+    type=click.Choice(SUPERSESSION_CHOICES),
+    help="What ingest detects as superseded: statements inside turns, whole records, or nothing "
+    "(default: off, the store default).",
+)
 @_reports_errors
 def bench_gatemem(
     data: str,
@@ -570,6 +611,7 @@ def bench_gatemem(
     reader: str,
     llm_config: str | None,
     out: str,
+    supersession: str | None,
 ) -> None:
     """GateMem: replay each episode into a fresh governed store, answer every checkpoint,
     then score (U, A, F, MGS at context and answer level, over-refusal, action accuracy)."""
@@ -594,6 +636,7 @@ def bench_gatemem(
         reader=reader,
         llm=llm,
         progress=progress,
+        **({} if supersession is None else {"supersession": supersession}),
     )
     click.echo(format_table(report))
     click.echo(f"\npredictions and report written to {out}")

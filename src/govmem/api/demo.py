@@ -41,7 +41,9 @@ def show_revocation(echo: Callable[[str], None]) -> None:
     from govmem.models import Turn
 
     echo("6. Revocation: the visiting policy is replaced a year later (plain text, no marks)")
-    with Memory(":memory:", authorizer=OpenAccess(), interpreter=None, detect_supersession=True) as memory:
+    with Memory(
+        ":memory:", authorizer=OpenAccess(), interpreter=None, detect_supersession="records"
+    ) as memory:
         memory.add_principal("ward_office", "staff")
         memory.add_principal("nurse_quinn", "nurse")
         memory.add_principal("compliance_officer", "auditor")

@@ -46,7 +46,12 @@ from govmem.governance.receipts import (
     sha256_text,
     sign,
 )
-from govmem.governance.revocation.recording import RevisionReport, detect, record_supersession
+from govmem.governance.revocation.recording import (
+    RevisionReport,
+    detect,
+    detect_statements,
+    record_supersession,
+)
 from govmem.governance.revocation.review import ObjectStatus, RevocationReview
 from govmem.governance.revocation.supersession import SupersessionDetector
 from govmem.llm.cache import SQLiteResponseCache
@@ -56,6 +61,7 @@ from govmem.models import Grant, MemoryObject, ObjectDraft, Principal, Relations
 from govmem.read_path.recall import (
     RecallItem,
     RecallResult,
+    cut_superseded_statements,
     item_of,
     recall,
     resolve_requester,
@@ -108,6 +114,50 @@ def _object_key(object_id: str) -> int | None:
     return int(key) if key.isdigit() else None
 
 
+SUPERSESSION_UNITS = ("statements", "records")
+DEFAULT_SUPERSESSION: bool | str = False
+"""What ``Memory`` detects at ingest unless told otherwise (see ``detect_supersession``)."""
+
+
+def _supersession_unit(setting: bool | str | None) -> str | None:
+    """None (off), "statements" or "records" from ``Memory(detect_supersession=...)``."""
+    if setting is None or setting is False or setting == "off":
+        return None
+    if setting is True:
+        return "records"
+    if setting not in SUPERSESSION_UNITS:
+        raise InputError(
+            f"detect_supersession must be False ('off'), True, 'statements' or 'records', got {setting!r}"
+        )
+    return setting
+
+
+def _without_superseded_statements(
+    members: Mapping[str, Sequence[StoredTurn]], cuts: Mapping[int, list[tuple]]
+) -> dict[str, list[StoredTurn]]:
+    """Each group's turns with their superseded statements cut from the text (a turn left
+    empty goes), for derivers that state what is current (summaries, facts)."""
+    if not cuts:
+        return dict(members)
+    result: dict[str, list[StoredTurn]] = {}
+    for group, turns in members.items():
+        kept = []
+        for turn in turns:
+            text = turn.turn.text
+            for start, end, *_ in sorted(cuts.get(turn.turn_key, ()), reverse=True):
+                text = (
+                    text[:start].rstrip()
+                    + (" " if text[end:].strip() and text[:start].strip() else "")
+                    + text[end:].lstrip()
+                )
+            if text.strip():
+                kept.append(
+                    turn if text == turn.turn.text else replace(turn, turn=replace(turn.turn, text=text))
+                )
+        result[group] = kept
+    return result
+
+
 def session_of(turn: Turn) -> str:
     """The session a turn belongs to: its own, else the day of its timestamp."""
     if turn.session_id:
@@ -137,11 +187,14 @@ class Memory:
         driver: str = "auto",
         llm: LLMClient | None = None,
         interpreter: Interpreter | None = DEFAULT_INTERPRETER,
-        detect_supersession: bool = False,
+        detect_supersession: bool | str = DEFAULT_SUPERSESSION,
     ):
-        """``detect_supersession`` True detects at ingest which new turns revise earlier
-        ones (off by default: on conversation transcripts it still finds false revisions,
-        see DEVELOPERS.md); explicit supersession and validity at read time always apply."""
+        """``detect_supersession`` detects at ingest what new turns revise: ``"statements"``
+        compares the claims inside turns (conversations: a schedule slot, a dose, a code
+        moved to another value supersedes the sentence that gave the old one; the rest of
+        that turn stays current), ``"records"`` (or True) compares whole records (policies,
+        documents: a revised record supersedes the old one whole). Explicit supersession
+        and validity at read time always apply."""
         self.store = SQLiteStore(path, driver=driver)
         self.interpreter = interpreter
         try:
@@ -162,7 +215,8 @@ class Memory:
         self.audit = DecisionLog(self.store)
         self.retriever = HybridRetriever(self.store, self.embedder)
         self.revocation = RevocationReview(self.store, {d.kind: d for d in self.derivers})
-        self.detector = SupersessionDetector(self.embedder) if detect_supersession else None
+        self.supersession = _supersession_unit(detect_supersession)
+        self.detector = SupersessionDetector(self.embedder) if self.supersession == "records" else None
         if self.store.get_meta("labeled_with") != self.labeler().fingerprint and self.store.counts_of(
             "turns"
         ):
@@ -601,17 +655,30 @@ class Memory:
     def _revise(self, keys: Sequence[int], changes: _Changes, report: WriteReport) -> None:
         """Find what the new turns supersede (or contradict without an order) and record it;
         derived objects drawn from a superseded turn are derived again without it."""
-        if self.detector is None or not keys:
+        if self.supersession is None or not keys:
             return
         stored = self.store.turns_by_keys(keys)  # erasure may have changed or removed some
         revision = RevisionReport()
-        detect(self.store, self.detector, stored, changes.turn_vectors, utc_now(), revision)
+        if self.detector is not None:
+            detect(self.store, self.detector, stored, changes.turn_vectors, utc_now(), revision)
+        else:
+            detect_statements(self.store, stored, self._span_subjects, utc_now(), revision)
         report.superseded.extend(revision.superseded)
         report.conflicts.extend(revision.conflicts)
-        self._rederive_without(revision.superseded_keys, changes)
+        self._rederive_without(revision.superseded_keys | revision.revised_keys, changes)
+
+    def _span_subjects(self, turn_key: int, start: int, end: int) -> frozenset[str]:
+        """The principals the labeller found in the stored spans overlapping start:end."""
+        spans = self.store.turn_spans([turn_key]).get(turn_key)
+        if spans is None:
+            return frozenset()
+        labels = [label for a, b, label in spans[2] if a < end and start < b]
+        facets = self._facets_of(labels)
+        return frozenset(subject for label in labels for subject, _ in facets.get(label, ()) if subject)
 
     def _rederive_without(self, superseded: set[int], changes: _Changes) -> None:
-        """Derive again the non-verbatim objects (summaries, facts) drawn from superseded turns."""
+        """Derive again the non-verbatim objects (summaries, facts) drawn from superseded
+        turns or turns with a superseded statement."""
         if not superseded:
             return
         derived = self.store.objects_derived_from(superseded)
@@ -936,6 +1003,7 @@ class Memory:
         again every object drawn from a changed turn."""
         report = WriteReport()
         rewrites, emptied = [], []
+        kept_parts: dict[int, tuple[tuple[int, int, int], ...]] = {}
         ledger, hashes = changes.ledger, {}  # hashes: key -> (before, after or None)
         for key, (_, text, spans) in self.store.turn_spans(turn_keys).items():
             erasure = erase(text, tombstones)
@@ -948,6 +1016,7 @@ class Memory:
                 emptied.append(key)
                 continue
             moved = moved_spans(spans, erasure)
+            kept_parts[key] = erasure.kept
             facets = self._facets_of(label for _, _, label in moved)
             label = self._intern([frozenset().union(*facets.values())])[0] if facets else None
             spans_json = "[" + ",".join(f"[{a},{b},{c}]" for a, b, c in moved) + "]"
@@ -963,6 +1032,8 @@ class Memory:
                 else:
                     ledger.rewritten[stored.turn.turn_id] = (before, after)
         self.store.rewrite_turns(rewrites)
+        for key, kept in kept_parts.items():  # superseded statements follow their words
+            self.store.move_statements(key, kept)
         for key in changed:  # their vectors were of the old text
             changes.turn_vectors.pop(key, None)
         self._close_over(changed, frozenset(emptied), changes)
@@ -1001,9 +1072,10 @@ class Memory:
         """
         members = deriver.members(self.store, group_ids, known)
         if not deriver.verbatim and self.store.has_revocation_state():
-            # a summary or fact states what is current: superseded turns stay out of it
+            # a summary or fact states what is current: superseded turns and statements stay out of it
             keys = [t.turn_key for turns in members.values() for t in turns]
             excluded = excluded | self.store.superseded_keys(keys, "9999")
+            members = _without_superseded_statements(members, self.store.superseded_statements(keys, "9999"))
         drafts: list[ObjectDraft] = []
         for group_id, turns in members.items():
             survivors = [t for t in turns if t.turn_key not in excluded]
@@ -1213,10 +1285,10 @@ class Memory:
             found = self.store.get_objects([key]) if key is not None else {}
             visible, withheld, rules = self._review(principal, list(found.values()), as_of, include_revoked)
         visible = [obj for obj in visible if obj[0].object_id == object_id]
-        self._log(principal, "get", [obj for obj, _ in visible], withheld, rules, as_of)
+        self._log(principal, "get", [obj for obj, _, _ in visible], withheld, rules, as_of)
         if not visible:
             raise NotVisible(object_id, requester)
-        return item_of(visible[0][0], None, visible[0][1])
+        return item_of(visible[0][0], None, visible[0][1], visible[0][2])
 
     def export(
         self,
@@ -1248,10 +1320,10 @@ class Memory:
                     )
                 if not keys:
                     break
-                returned.extend(obj for obj, _ in page)
+                returned.extend(obj for obj, _, _ in page)
                 withheld.extend(page_withheld)
                 rules.update(page_rules)
-                yield from (item_of(obj, None, status) for obj, status in page)
+                yield from (item_of(obj, None, status, said) for obj, status, said in page)
                 after = keys[-1]
         finally:
             self._log(principal, "export", returned, withheld, sorted(rules), as_of)
@@ -1262,8 +1334,9 @@ class Memory:
         objects: list[MemoryObject],
         as_of: str | None,
         include_revoked: bool = False,
-    ) -> tuple[list[tuple[MemoryObject, ObjectStatus]], list[dict], list[str]]:
-        """The one authorization and validity step of every read surface other than recall."""
+    ) -> tuple[list[tuple[MemoryObject, ObjectStatus | None, tuple[dict, ...]]], list[dict], list[str]]:
+        """The one authorization and validity step of every read surface other than recall:
+        (object, status, superseded statements) of what may be shown."""
         at = as_of or utc_now()
         pairs, statuses, revoked, _ = withhold_revoked(
             self.store,
@@ -1276,7 +1349,13 @@ class Memory:
         )
         objects = [obj for _, obj in pairs]
         reviews = self.authorizer.review(self.store, principal, objects, at)
-        visible = [(r.visible, statuses.get(r.visible.object_id)) for r in reviews if r.visible is not None]
+        shown = [(None, r) for r in reviews if r.visible is not None]
+        shown, statements, cut = cut_superseded_statements(self.revocation, shown, at, include_revoked)
+        revoked = [*revoked, *cut]
+        visible = [
+            (r.visible, statuses.get(r.visible.object_id), statements.get(r.visible.object_id, ()))
+            for _, r in shown
+        ]
         withheld = [
             {"object_id": obj.object_id, "redacted": r.visible is not None, "rules": list(r.rules)}
             for obj, r in zip(objects, reviews, strict=True)
@@ -1327,10 +1406,10 @@ class Memory:
             visible, withheld, rules = self._review(
                 principal, [found[k] for k, _, _ in derived if k in found], None
             )
-        self._log(principal, "provenance", [obj for obj, _ in visible], withheld, rules, None)
+        self._log(principal, "provenance", [obj for obj, _, _ in visible], withheld, rules, None)
         if not visible:
             raise InputError(f"no turn {turn_id!r} in episode {episode_id!r}")
-        return [obj for obj, _ in visible]
+        return [obj for obj, _, _ in visible]
 
     def decisions(self, limit: int = 100) -> list[dict]:
         """The latest entries of the decision log, newest first."""

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import govmem
-from govmem.api.memory import DEFAULT_DESIGNS, Memory
+from govmem.api.memory import DEFAULT_DESIGNS, DEFAULT_SUPERSESSION, Memory
 from govmem.bench.gatemem_data import Checkpoint, read_checkpoints
 from govmem.bench.gatemem_scoring import Prediction, prediction_from, score
 from govmem.errors import InputError
@@ -88,6 +88,7 @@ class DomainStats:
     llm_output_tokens: int = 0
     llm_cost_usd: float = 0.0
     empty_contexts: int = 0
+    supersessions: int = 0
     actions: dict[str, int] = field(default_factory=dict)
     llm_model: str | None = None
 
@@ -113,6 +114,7 @@ class DomainStats:
             "llm_output_tokens": self.llm_output_tokens,
             "llm_cost_usd": round(self.llm_cost_usd, 6),
             "empty_contexts": self.empty_contexts,
+            "supersessions": self.supersessions,
             "actions": dict(sorted(self.actions.items())),
             "llm_model": self.llm_model,
         }
@@ -175,7 +177,8 @@ def run_episode(
         end = position + 1
         if end > ingested:
             started = time.perf_counter()
-            memory.ingest_many(episode.turns[ingested:end])
+            written = memory.ingest_many(episode.turns[ingested:end])
+            stats.supersessions += len(written.superseded)
             stats.ingest_seconds += time.perf_counter() - started
             stats.turns_ingested += end - ingested
             ingested = end
@@ -226,6 +229,7 @@ def run_domain(
     reader: str = "extractive",
     llm: Callable[[], LLMClient] | None = None,
     progress: Progress | None = None,
+    supersession: bool | str = DEFAULT_SUPERSESSION,
 ) -> tuple[list[dict[str, Any]], DomainStats]:
     """Prediction lines of one domain's checkpoints (in file order) and the domain's costs.
 
@@ -254,7 +258,9 @@ def run_domain(
                 continue
             client = llm() if llm is not None else None
             try:
-                with Memory(":memory:", policy=domain, designs=designs, llm=client) as memory:
+                with Memory(
+                    ":memory:", policy=domain, designs=designs, llm=client, detect_supersession=supersession
+                ) as memory:
                     stats.episodes += 1
                     answerer = make_reader(reader, memory, client)
                     for run in run_episode(memory, episode, asked, answerer, k, stats):
@@ -291,6 +297,7 @@ class Settings:
     k: int
     reader: str
     llm_model: str | None
+    supersession: str = "off"
     govmem_version: str = govmem.__version__
 
 
@@ -304,6 +311,7 @@ def predict(
     reader: str = "extractive",
     llm: Callable[[], LLMClient] | None = None,
     progress: Progress | None = None,
+    supersession: bool | str = DEFAULT_SUPERSESSION,
 ) -> dict[str, Any]:
     """Write ``out/predictions.jsonl`` for every checkpoint of ``domains`` in ``data``.
 
@@ -336,6 +344,7 @@ def predict(
                 reader=reader,
                 llm=llm,
                 progress=progress,
+                supersession=supersession,
             )
             for line in lines:
                 handle.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -344,7 +353,9 @@ def predict(
     model = ", ".join(models) or None
     total = sum(d["checkpoints"] for d in per_domain.values())
     seconds = time.perf_counter() - started
-    settings = Settings(str(data), chosen, list(designs or DEFAULT_DESIGNS), k, reader, model)
+    settings = Settings(
+        str(data), chosen, list(designs or DEFAULT_DESIGNS), k, reader, model, str(supersession or "off")
+    )
     return {
         "settings": vars(settings),
         "run": {
@@ -385,9 +396,20 @@ def run_gatemem(
     reader: str = "extractive",
     llm: Callable[[], LLMClient] | None = None,
     progress: Progress | None = None,
+    supersession: bool | str = DEFAULT_SUPERSESSION,
 ) -> dict[str, Any]:
     """Predict every checkpoint, then score; writes ``predictions.jsonl`` and ``report.json``."""
-    run = predict(data, out, domains=domains, designs=designs, k=k, reader=reader, llm=llm, progress=progress)
+    run = predict(
+        data,
+        out,
+        domains=domains,
+        designs=designs,
+        k=k,
+        reader=reader,
+        llm=llm,
+        progress=progress,
+        supersession=supersession,
+    )
     report = {"benchmark": "GateMem", **run, **score_run(data, out, run["settings"]["domains"])}
     with open(Path(out) / REPORT, "w", encoding="utf-8") as handle:
         json.dump(report, handle, indent=2, ensure_ascii=False)

@@ -99,7 +99,7 @@ def texts_for(scenario: Scenario, mode: str) -> tuple[str, str]:
 
 
 def _new_store() -> Memory:
-    memory = Memory(":memory:", authorizer=OpenAccess(), interpreter=None, detect_supersession=True)
+    memory = Memory(":memory:", authorizer=OpenAccess(), interpreter=None, detect_supersession="records")
     memory.add_principal("policy_office", "staff")
     for role in (*ROLES, "auditor"):
         memory.add_principal(role, "agent")

@@ -17,7 +17,7 @@ reveal whether protected memory exists.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from govmem.errors import InputError, UnknownPrincipal
 from govmem.governance.audit import DecisionLog
@@ -56,6 +56,9 @@ class RecallItem:
     """``current``; in an audit read also ``superseded``, ``expired`` or ``stale``."""
     superseded_by: tuple[str, ...] = ()
     valid_until: str | None = None
+    superseded_statements: tuple[dict, ...] = ()
+    """Statements of its sources superseded at the read (turn, text, superseded_by, from,
+    reason): cut from ``text``, except in an audit read, which keeps and lists them."""
 
 
 @dataclass(frozen=True)
@@ -76,15 +79,21 @@ class RecallResult:
 
     def context(self) -> str:
         """The permitted memory as the text an answering model would be given."""
-        return "\n\n".join(
-            f"[{item.object_id}] {item.text}"
-            if item.status == "current"
-            else f"[{item.object_id}] ({item.status.upper()}, not current) {item.text}"
-            for item in self.items
-        )
+        return "\n\n".join(_context_entry(item) for item in self.items)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def _context_entry(item: RecallItem) -> str:
+    entry = (
+        f"[{item.object_id}] {item.text}"
+        if item.status == "current"
+        else f"[{item.object_id}] ({item.status.upper()}, not current) {item.text}"
+    )
+    for statement in item.superseded_statements:
+        entry += f"\n  (SUPERSEDED by {statement['superseded_by']}, not current: {statement['text']})"
+    return entry
 
 
 def recall(
@@ -157,10 +166,19 @@ def _recall(
         )
     reviews = authorizer.review(store, principal, [obj for _, obj in pairs], at)
     visible = [(c, r) for (c, _), r in zip(pairs, reviews, strict=True) if r.visible is not None]
+    statements: dict[str, tuple[dict, ...]] = {}
+    if revocation is not None:
+        visible, statements, cut = cut_superseded_statements(revocation, visible, at, include_revoked)
+        revoked += cut
     if not authorizer.reveals_scores:
         visible = rank_on_visible_text(store, retriever, query, visible)
     items = [
-        item_of(review.visible, candidate.scores, statuses.get(review.visible.object_id))
+        item_of(
+            review.visible,
+            candidate.scores,
+            statuses.get(review.visible.object_id),
+            statements.get(review.visible.object_id, ()),
+        )
         for candidate, review in _without_repeats(visible, k)
     ]
     if assessment.denied:
@@ -228,6 +246,33 @@ def _without_repeats(ranked: Sequence[tuple], k: int) -> list[tuple]:
     return [pair for _, _, pair in chosen]
 
 
+def cut_superseded_statements(
+    revocation: RevocationReview, visible: Sequence[tuple], at: str, include_revoked: bool
+) -> tuple[list[tuple], dict[str, tuple[dict, ...]], list[dict]]:
+    """Cut superseded statements out of the (candidate, review) pairs the requester may
+    see; drop an object left empty. Returns the pairs, each object's statements (for an
+    audit read) and what was withheld (statements the requester could read, by object)."""
+    cut = revocation.cut_statements([r.visible for _, r in visible], at, include_revoked)
+    kept, statements, withheld = [], {}, []
+    for (candidate, review), (obj, said) in zip(visible, cut, strict=True):
+        if said and not include_revoked:
+            withheld.append(
+                {
+                    "object_id": obj.object_id,
+                    "status": "superseded",
+                    "reason": "statement-superseded",
+                    "superseded_by": sorted({s["superseded_by"] for s in said if s["superseded_by"]}),
+                    "statements": len(said),
+                }
+            )
+            if not obj.text.strip():
+                continue
+        if include_revoked:
+            statements[obj.object_id] = said
+        kept.append((candidate, replace(review, visible=obj)))
+    return kept, statements, withheld
+
+
 def resolve_requester(store: Store, requester: str) -> Principal:
     """The authenticated principal behind a request; identity never comes from query text."""
     if not isinstance(requester, str) or not requester:
@@ -239,7 +284,10 @@ def resolve_requester(store: Store, requester: str) -> Principal:
 
 
 def item_of(
-    obj: MemoryObject, scores: dict[str, float] | None = None, status: ObjectStatus | None = None
+    obj: MemoryObject,
+    scores: dict[str, float] | None = None,
+    status: ObjectStatus | None = None,
+    statements: tuple[dict, ...] = (),
 ) -> RecallItem:
     status = status or ObjectStatus()
     return RecallItem(
@@ -253,4 +301,5 @@ def item_of(
         status=status.status,
         superseded_by=status.superseded_by,
         valid_until=status.valid_until,
+        superseded_statements=statements,
     )

@@ -1,4 +1,5 @@
-"""Revocation state in SQLite (schema v6): validity, supersession, derivations, conflicts, auditors.
+"""Revocation state in SQLite (schema v6, v8): validity, supersession of turns and of
+statements inside turns, derivations, conflicts, auditors.
 
 A mixin of :class:`~govmem.store.sqlite_engine.SQLiteStore`; every table keys on
 turns (the source records) and goes with them when they are deleted.
@@ -84,9 +85,67 @@ class RevocationRows:
         return bool(
             self.db.scalar(
                 "SELECT EXISTS (SELECT 1 FROM validity) OR EXISTS (SELECT 1 FROM derivations) "
-                "OR EXISTS (SELECT 1 FROM conflicts)"
+                "OR EXISTS (SELECT 1 FROM conflicts) OR EXISTS (SELECT 1 FROM superseded_statements)"
             )
         )
+
+    def supersede_statements(
+        self, rows: Sequence[tuple[int, int, int, str, int, str, bool, int | None]]
+    ) -> None:
+        """(turn key, start, end, from when, new turn key, reason, whole, event key): the
+        statement at start:end of the turn stops being current then; an earlier record stands."""
+        with self.db.atomic():
+            self.db.executemany(
+                "INSERT INTO superseded_statements(turn_key, start_char, end_char, superseded_at, "
+                "superseded_by, reason, whole, event_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(turn_key, start_char) DO UPDATE SET end_char = excluded.end_char, "
+                "superseded_at = excluded.superseded_at, superseded_by = excluded.superseded_by, "
+                "reason = excluded.reason, whole = excluded.whole, event_key = excluded.event_key "
+                "WHERE excluded.superseded_at < superseded_statements.superseded_at",
+                rows,
+            )
+
+    def superseded_statements(
+        self, keys: Iterable[int], at: str
+    ) -> dict[int, list[tuple[int, int, str | None, str, str, bool]]]:
+        """turn key -> [(start, end, superseding turn id, from when, reason, whole)] of the
+        statements of ``keys`` superseded at or before ``at``, in text order."""
+        found: dict[int, list[tuple[int, int, str | None, str, str, bool]]] = {}
+        for chunk in _chunks(sorted(set(keys))):
+            rows = self.db.execute(
+                "SELECT s.turn_key, s.start_char, s.end_char, t.turn_id, s.superseded_at, s.reason, s.whole "
+                "FROM superseded_statements s LEFT JOIN turns t ON t.turn_key = s.superseded_by "
+                f"WHERE s.turn_key IN ({_marks(len(chunk))}) AND s.superseded_at <= ? "
+                "ORDER BY s.turn_key, s.start_char",
+                (*chunk, at),
+            )
+            for key, *rest in rows:
+                found.setdefault(key, []).append((*rest[:5], bool(rest[5])))
+        return found
+
+    def move_statements(self, turn_key: int, kept: Sequence[tuple[int, int, int]]) -> None:
+        """After a turn's text was rewritten keeping (old start, old end, new start) pieces:
+        carry its superseded statements onto the new text; a statement not kept whole goes
+        (its words were erased)."""
+        with self.db.atomic():
+            rows = self.db.execute(
+                "SELECT start_char, end_char, superseded_at, superseded_by, reason, whole, event_key "
+                "FROM superseded_statements WHERE turn_key = ?",
+                (turn_key,),
+            )
+            self.db.execute("DELETE FROM superseded_statements WHERE turn_key = ?", (turn_key,))
+            moved = []
+            for start, end, *rest in rows:
+                for old_start, old_end, new_start in kept:
+                    if old_start <= start and end <= old_end:
+                        shift = new_start - old_start
+                        moved.append((turn_key, start + shift, end + shift, *rest))
+                        break
+            self.db.executemany(
+                "INSERT OR IGNORE INTO superseded_statements(turn_key, start_char, end_char, superseded_at, "
+                "superseded_by, reason, whole, event_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                moved,
+            )
 
     def add_derivations(self, turn_key: int, source_keys: Iterable[int]) -> None:
         with self.db.atomic():

@@ -237,7 +237,30 @@ def _v7(db: Database) -> None:
     db.executescript(V7)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
+V8 = """
+CREATE TABLE superseded_statements (
+    turn_key      INTEGER NOT NULL REFERENCES turns(turn_key) ON DELETE CASCADE,
+    start_char    INTEGER NOT NULL,
+    end_char      INTEGER NOT NULL,
+    superseded_at TEXT NOT NULL,
+    superseded_by INTEGER REFERENCES turns(turn_key) ON DELETE SET NULL,
+    reason        TEXT NOT NULL DEFAULT '',
+    whole         INTEGER NOT NULL DEFAULT 1,
+    event_key     INTEGER REFERENCES governance_events(event_key),
+    PRIMARY KEY (turn_key, start_char)
+) WITHOUT ROWID;
+CREATE INDEX superseded_statements_by_successor ON superseded_statements(superseded_by);
+"""
+
+
+def _v8(db: Database) -> None:
+    """Supersession of statements inside turns (a character span of the old turn, from
+    when, by which turn; ``whole`` 0 when the statement also says things the new one does
+    not restate, so reads mark it rather than cut it): the rest of the turn stays current."""
+    db.executescript(V8)
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
 LATEST_VERSION = len(MIGRATIONS)
 
 

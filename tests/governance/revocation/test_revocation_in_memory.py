@@ -14,7 +14,7 @@ QUERY = "What has our policy been on exporting customer data to vendors?"
 
 @pytest.fixture
 def memory():
-    with Memory(":memory:", authorizer=OpenAccess(), interpreter=None, detect_supersession=True) as m:
+    with Memory(":memory:", authorizer=OpenAccess(), interpreter=None, detect_supersession="records") as m:
         m.add_principal("ops", "staff")
         m.add_principal("agent", "agent")
         m.add_principal("aud", "agent")
@@ -92,7 +92,7 @@ def test_write_back_note_is_tainted_retroactively(memory: Memory) -> None:
 
 def test_fact_design_rederived_without_superseded_turn() -> None:
     with Memory(
-        ":memory:", designs=["fact"], authorizer=OpenAccess(), interpreter=None, detect_supersession=True
+        ":memory:", designs=["fact"], authorizer=OpenAccess(), interpreter=None, detect_supersession="records"
     ) as m:
         m.add_principal("bo", "staff")
         m.ingest(Turn("t1", "bo", "My address is 12 Oak St.", timestamp="2024-01-01T09:00"))

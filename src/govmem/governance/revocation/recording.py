@@ -7,6 +7,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from govmem.governance.revocation.claim_supersession import (
+    ClaimRecord,
+    Subjects,
+    find_claim_supersessions,
+    revising_claims,
+)
 from govmem.governance.revocation.supersession import Record, SupersessionDetector
 from govmem.models import StoredTurn
 from govmem.store.sqlite_engine import SQLiteStore
@@ -19,6 +25,9 @@ class RevisionReport:
     superseded: list[dict] = field(default_factory=list)
     conflicts: list[dict] = field(default_factory=list)
     superseded_keys: set[int] = field(default_factory=set)
+    """Turns superseded whole."""
+    revised_keys: set[int] = field(default_factory=set)
+    """Turns with a statement superseded (the rest of the turn stays current)."""
 
 
 def record_supersession(
@@ -93,3 +102,64 @@ def detect(
                     "reasons": list(f.reasons),
                 }
             )
+
+
+def detect_statements(
+    store: SQLiteStore,
+    stored: Sequence[StoredTurn],
+    subjects: Subjects,
+    recorded_at: str,
+    report: RevisionReport,
+) -> None:
+    """Check the claims of each new turn against the claims of the earlier turns of its
+    episode; record each superseded statement (a span of its turn) as a governance event."""
+    by_episode: dict[str, list[StoredTurn]] = {}
+    for turn in stored:
+        by_episode.setdefault(turn.turn.episode_id, []).append(turn)
+    for episode_id, new in by_episode.items():
+        if not any(revising_claims(t.turn.text) for t in new):
+            continue  # the common case: nothing in these turns says a value changed
+        first = min(t.turn_key for t in new)
+        earlier = [
+            ClaimRecord(k, at, text) for k, at, text in store.episode_turn_texts(episode_id, before=first)
+        ]
+        fresh = [ClaimRecord(t.turn_key, t.turn.timestamp, t.turn.text) for t in new]
+        findings = find_claim_supersessions(fresh, earlier, subjects)
+        if not findings:
+            continue
+        turns = {t.turn_key: t for t in new}
+        needed = {k for f in findings for k in (f.older, f.newer)} - turns.keys()
+        turns.update({t.turn_key: t for t in store.turns_by_keys(needed)})
+        rows = []
+        for f in findings:
+            old, replacing = turns[f.older], turns[f.newer]
+            at = replacing.turn.timestamp or recorded_at
+            reason = "detected:" + "+".join(f.reasons)
+            event = store.record_event(
+                "supersession",
+                {
+                    "old_turn_key": f.older,
+                    "span": [f.start, f.end],
+                    "new_turn_key": f.newer,
+                    "reason": reason,
+                    "whole": f.whole,
+                },
+                at,
+                recorded_at,
+                "detector",
+                f.newer,
+            )
+            rows.append((f.older, f.start, f.end, at, f.newer, reason, f.whole, event))
+            report.superseded.append(
+                {
+                    "episode_id": episode_id,
+                    "old": old.turn.turn_id,
+                    "span": [f.start, f.end],
+                    "new": replacing.turn.turn_id,
+                    "from": at,
+                    "reason": reason,
+                    "whole": f.whole,
+                }
+            )
+            report.revised_keys.add(f.older)
+        store.supersede_statements(rows)

@@ -11,6 +11,16 @@ current. For an object with some sources no longer current:
   derived again without them (ingest does that when it records a supersession);
 - an audit read keeps it, marked with its status.
 
+A **statement** inside a turn can be superseded on its own (conversations: "the
+follow-up moved to Thursday" supersedes the sentence that gave Tuesday). Its turn
+stays current; every read cuts the statement's text out of the objects drawn from
+the turn (or, when the statement also says something its replacement does not
+restate, marks it in place as superseded) (:meth:`RevocationReview.cut_statements`, after authorization, so a
+redacted copy derived again from the stored text loses it too), a turn left with
+nothing else counts as superseded, summaries and facts are derived from the cut
+text at ingest, and a note derived from the turn is ``stale``. An audit read keeps
+the text and lists the statements, marked.
+
 The same marks feed the :class:`~govmem.governance.revocation.guard.Guard`, the
 one component that decides what is withheld, for govmem as for any backend.
 """
@@ -59,21 +69,87 @@ class RevocationReview:
         """Status of each source turn at ``at`` (turns without revocation state are current)."""
         rows = self.store.validity_rows(keys)
         ancestors = self.store.ancestors(keys)
-        ancestor_rows = self.store.validity_rows({a for found in ancestors.values() for a in found})
+        ancestor_keys = {a for found in ancestors.values() for a in found}
+        ancestor_rows = self.store.validity_rows(ancestor_keys)
+        cuts = self.store.superseded_statements([*keys, *ancestor_keys], at)
+        emptied = self._emptied(cuts)
         statuses = {}
         for key in keys:
             valid_from, valid_until, superseded_at, by, reason = rows.get(key, (None, None, None, None, ""))
             validity = Validity(valid_from, valid_until, superseded_at, (by,) if by else (), reason)
             status = validity.status_at(at)
-            if status == CURRENT and any(
-                Validity(*ancestor_rows[a][:3]).status_at(at) != CURRENT
-                for a in ancestors.get(key, ())
-                if a in ancestor_rows
-            ):
+            if status == CURRENT and key in emptied:
+                _, _, by, since, why, _ = next(c for c in cuts[key] if c[5])
+                validity = Validity(valid_from, valid_until, since, (by,) if by else (), why)
+                status, superseded_at, reason = SUPERSEDED, since, why
+            if (
+                status == CURRENT
+                and any(
+                    Validity(*ancestor_rows[a][:3]).status_at(at) != CURRENT
+                    for a in ancestors.get(key, ())
+                    if a in ancestor_rows
+                )
+            ) or any(a in cuts for a in ancestors.get(key, ())):
                 status, reason = STALE, "derived-from-revoked-source"
             end = min((t for t in (valid_until, superseded_at) if t), default=None)
             statuses[key] = ObjectStatus(status, validity.superseded_by, valid_from, end, reason)
         return statuses
+
+    def _emptied(self, cuts: Mapping[int, list[tuple]]) -> set[int]:
+        """Turns whose every word is in a superseded statement."""
+        if not cuts:
+            return set()
+        turns = self.store.turns_by_keys(sorted(cuts))
+        emptied = set()
+        for turn in turns:
+            text = turn.turn.text
+            for start, end, *_ in sorted((c for c in cuts[turn.turn_key] if c[5]), reverse=True):
+                text = text[:start] + text[end:]
+            if not text.strip():
+                emptied.add(turn.turn_key)
+        return emptied
+
+    def cut_statements(
+        self, objects: Sequence[MemoryObject], at: str, include_revoked: bool = False
+    ) -> list[tuple[MemoryObject, tuple[dict, ...]]]:
+        """Each object with the superseded statements of its sources cut out of its text
+        (marked instead when superseded in part; in an audit read: kept), and those
+        statements (turn id, text, superseded_by, from, reason, whole)."""
+        keys = sorted({k for obj in objects for k in obj.source_keys})
+        cuts = (
+            self.store.superseded_statements(keys, at) if keys and self.store.has_revocation_state() else {}
+        )
+        if not cuts:
+            return [(obj, ()) for obj in objects]
+        turns = {t.turn_key: t for t in self.store.turns_by_keys(sorted(cuts))}
+        done = []
+        for obj in objects:
+            statements = []
+            text = obj.text
+            for key in obj.source_keys:
+                turn = turns.get(key)
+                for start, end, by, since, reason, whole in cuts.get(key, ()) if turn is not None else ():
+                    said = turn.turn.text[start:end].strip()
+                    if not said or said not in text:
+                        continue
+                    statements.append(
+                        {
+                            "turn": turn.turn.turn_id,
+                            "text": said,
+                            "superseded_by": by,
+                            "from": since,
+                            "reason": reason,
+                            "whole": whole,
+                        }
+                    )
+                    if include_revoked:
+                        continue
+                    if whole:
+                        text = _without(text, said)
+                    else:
+                        text = text.replace(said, f"{said} [SUPERSEDED by {by}: not current]")
+            done.append((replace(obj, text=text) if text != obj.text else obj, tuple(statements)))
+        return done
 
     def review(
         self, objects: Sequence[MemoryObject], at: str, include_revoked: bool = False
@@ -148,3 +224,14 @@ class RevocationReview:
             for a, b, ta, tb, reasons in rows
             if a in keys and b in keys
         ]
+
+
+def _without(text: str, statement: str) -> str:
+    """``text`` with ``statement`` removed and the whitespace it leaves closed up."""
+    index = text.find(statement)
+    while index >= 0:
+        before, after = text[:index].rstrip(" \t"), text[index + len(statement) :].lstrip(" \t")
+        glue = " " if before and after and not before.endswith("\n") and not after.startswith("\n") else ""
+        text = before + glue + after
+        index = text.find(statement)
+    return text

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 
-def _words(text: str) -> frozenset[str]:
+def words_of(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-FUNCTION_WORDS = _words(
+FUNCTION_WORDS = words_of(
     """
     a an the this that these those it its it's they them their there here is are was were be
     been being am do does did doing have has had having of to in on at by for with from into
@@ -52,7 +52,7 @@ FUNCTION_WORDS = _words(
 )
 """Words that carry no subject. Modal words live here too: their force is read as a stance."""
 
-NEGATORS = _words(
+NEGATORS = words_of(
     """
     not no never none nor neither cannot can't won't don't doesn't didn't isn't aren't
     wasn't weren't shouldn't mustn't mayn't hasn't haven't without
@@ -72,7 +72,7 @@ PROHIBITIVE_STEMS = (
 )
 """Verbs whose clause forbids or refuses what it names (matched as stem prefixes)."""
 
-MODAL_WORDS = _words(
+MODAL_WORDS = words_of(
     """
     may can must shall should need needs needed required requires require always mandatory
     allowed permitted authorized authorised approved only

@@ -1,0 +1,178 @@
+"""Supersession inside conversations: which claims of earlier turns a new turn's claims revise.
+
+A new claim revises an earlier one (see :mod:`claims`) when
+
+- the new claim **asserts** and says it **revises** (change wording in its sentence),
+  and the earlier claim asserts too (a question or a condition states nothing to
+  revise), from an earlier turn of the same episode (valid-from not later);
+- both are **about the same thing**: the smaller anchor is contained in the other
+  for at least ``ANCHOR_CONTAINMENT`` of its weight (stems weighted by their inverse
+  frequency among the conversation's claims, so "current" or "note" count little),
+  they do not each name an entity the other does not, and their subjects (the
+  labeller's principals of each span, when both have some) meet;
+- they state the **same attribute with another value**: the earlier claim states a
+  value of it that the new claim does not state as current, and when the new claim
+  names the values it replaces ("from Tuesday 10:00 to ..."), the earlier claim states
+  one of those.
+
+What is found is (earlier turn, claim span, new turn, reasons, whole); only the
+earlier claim's span stops being current, so the rest of its turn is served as
+before. The claim is superseded **whole** when the new claim restates every
+attribute it gives ("Tuesday at 10:00" by "moved to Thursday at 1:30"): reads cut
+it. When it also gives something the new claim does not restate ("September 18 from
+6:30 to 6:50 PM" by "the window is now 6:40 to 7:00 PM": the date still holds),
+reads keep it marked as superseded, so neither the date is lost nor the old time
+served as current.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from govmem.governance.revocation.claims import Claim, claims_of
+
+ANCHOR_CONTAINMENT = 0.6
+"""Share of the smaller claim's anchor stems that must occur in the other's."""
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """A source turn as claim detection needs it."""
+
+    key: int
+    valid_from: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class ClaimFinding:
+    """The claim at ``start:end`` of turn ``older`` is superseded by turn ``newer``."""
+
+    older: int
+    start: int
+    end: int
+    newer: int
+    reasons: tuple[str, ...]
+    whole: bool = True
+
+
+Subjects = Callable[[int, int, int], frozenset[str]]
+"""(turn key, start, end) -> principals the span is about (empty when unknown)."""
+
+
+def _no_subjects(key: int, start: int, end: int) -> frozenset[str]:
+    return frozenset()
+
+
+def revising_claims(text: str) -> list[Claim]:
+    """The claims of ``text`` that could revise an earlier one."""
+    return [c for c in claims_of(text) if c.asserts and c.revises and c.values]
+
+
+Weights = Mapping[str, float]
+
+
+def anchor_weights(claims: Sequence[Claim]) -> dict[str, float]:
+    """Inverse document frequency of anchor stems over ``claims``: a word most claims of
+    the conversation use ("current", "note") says less about what a value is of."""
+    frequency = Counter(term for claim in claims for term in claim.anchor)
+    total = max(len(claims), 1)
+    return {term: math.log(1 + total / count) for term, count in frequency.items()}
+
+
+def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
+    """Whether two claims are about the same thing (see the module docstring)."""
+    if old.entities - new.entities and new.entities - old.entities:
+        return False
+    weights = weights or {}
+
+    def mass(terms: frozenset[str]) -> float:
+        return sum(weights.get(t, 1.0) for t in terms)
+
+    small, large = (
+        (old.anchor, new.anchor) if mass(old.anchor) <= mass(new.anchor) else (new.anchor, old.anchor)
+    )
+    if not small:
+        return False
+    return mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
+
+
+def changed_attributes(old: Claim, new: Claim) -> list[str]:
+    """Attributes the new claim gives another value than the old one."""
+    changed = []
+    for attribute, values in new.values.items():
+        before = old.values.get(attribute)
+        if not before or all(_among(value, values) for value in before):
+            continue
+        named = new.replaced.get(attribute)
+        if named and not before & named:
+            continue  # it says what it replaced, and that is not this
+        changed.append(attribute)
+    return changed
+
+
+def _among(value: str, values: frozenset[str]) -> bool:
+    """Whether ``value`` is one of ``values``; a clock time without AM/PM ("06:10~")
+    is the same as either half of the day."""
+    if value in values:
+        return True
+    if not value.endswith("~") and not any(v.endswith("~") for v in values):
+        return False
+    plain = {_twelve_hour(v) for v in values}
+    return _twelve_hour(value) in plain
+
+
+def _twelve_hour(value: str) -> str:
+    if ":" not in value:
+        return value
+    hour, minute = value.rstrip("~").split(":")
+    return f"{int(hour) % 12:02d}:{minute}"
+
+
+def find_claim_supersessions(
+    new: Sequence[ClaimRecord], earlier: Sequence[ClaimRecord], subjects: Subjects = _no_subjects
+) -> list[ClaimFinding]:
+    """Claims of ``earlier`` records (and of new records before each) that each new record revises."""
+    findings: list[ClaimFinding] = []
+    superseded: set[tuple[int, int]] = set()
+    pool = [*earlier, *new]
+    first_new = len(earlier)
+    weights = anchor_weights([c for record in pool for c in claims_of(record.text)])
+    for row, record in enumerate(new):
+        revising = revising_claims(record.text)
+        if not revising:
+            continue
+        for other in pool[: first_new + row]:
+            if other.key == record.key:
+                continue
+            if record.valid_from and other.valid_from and other.valid_from > record.valid_from:
+                continue
+            for old in claims_of(other.text):
+                if not old.asserts or (other.key, old.start) in superseded:
+                    continue
+                found = _revised_by(old, other.key, revising, record.key, subjects, weights)
+                if found is not None:
+                    reasons, whole = found
+                    superseded.add((other.key, old.start))
+                    findings.append(ClaimFinding(other.key, old.start, old.end, record.key, reasons, whole))
+    return findings
+
+
+def _revised_by(
+    old: Claim, old_key: int, revising: Sequence[Claim], new_key: int, subjects: Subjects, weights: Weights
+) -> tuple[tuple[str, ...], bool] | None:
+    for new in revising:
+        if not same_thing(old, new, weights):
+            continue
+        changed = changed_attributes(old, new)
+        if not changed:
+            continue
+        mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
+        if mine and theirs and not mine & theirs:
+            continue
+        whole = set(old.values) <= set(new.values) | set(new.replaced)
+        return ("same-anchor", "changed-" + "-".join(sorted(changed)), "revision-wording"), whole
+    return None

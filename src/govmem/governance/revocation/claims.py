@@ -1,0 +1,330 @@
+"""Claims: the statements inside a conversation turn, each with its subject and its values.
+
+A chat turn states several things ("Your MRI is Tuesday at 10:00, and the
+metoprolol stays at 25 mg"), so supersession in conversations works on parts of
+turns, not on whole turns. :func:`claims_of` cuts a turn into **claims**:
+
+- sentences (the labeller's :func:`~govmem.governance.labeling.sentence_spans`),
+  and a sentence that lists several values for different things ("Wednesday 2 PM
+  nephrology and Friday 11 AM rheumatology") into its list items, cut at ``;``,
+  ``,`` and ``and`` where each side holds a value and a word of its own;
+- **values** by attribute: ``date``, ``weekday``, ``clock`` (times; "6:10" without
+  AM/PM matches either), ``dose``
+  (a number with a dose unit), ``amount`` (money), ``percent`` and ``code``
+  (a token mixing digits with letters, ``_`` or ``-``, or a bare number of three
+  or more digits: room and suite numbers, door codes, phone numbers, case codes);
+- **replaced** values: those the claim says are the old ones ("from Tuesday 10:00
+  to Thursday", "LH-318, replacing the earlier LH-314");
+- **anchor**: the content stems that say what the values are of ("follow-up",
+  "metoprolol tartrate", "Beacon Hall temporary code", "Saturday" in "the Saturday
+  summary"), without the words that only say something changed;
+- whether it **revises** (change wording not under a negation) and whether it
+  **asserts** at all: a question, a condition ("If you move Monday, ...") or a
+  request ("Please move ...") states no value.
+
+The rules are general English (units, weekdays, months, change verbs), not
+phrases of particular conversations.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from govmem.governance.labeling import sentence_spans
+from govmem.governance.revocation.statements import (
+    FUNCTION_WORDS,
+    MONTHS,
+    NEGATORS,
+    REVISION_PATTERN,
+    WEEKDAYS,
+    entities,
+    stem,
+    words_of,
+)
+
+ATTRIBUTES = ("date", "weekday", "clock", "dose", "amount", "percent", "code")
+
+CHANGE_PATTERN = re.compile(
+    r"\b(?:(?:is|are)\s+now|now\s+(?:is|are|at|on|in|says|reads|set|due)|mov(?:e|ed|es|ing)|"
+    r"reschedul\w*|chang(?:e|ed|es|ing)|switch\w*|increas\w*|decreas\w*|reduc\w*|"
+    r"rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|replac\w*|updat\w*|instead|new|newer|newest|"
+    r"no\s+longer|rotat\w*|revis\w*|supersed\w*|adjust\w*|shift(?:ed|s)?|corrected|correction)\b",
+    re.IGNORECASE,
+)
+"""Words saying that a value changed (general English; ``REVISION_PATTERN`` adds more).
+"Current" and "remains" say what holds, not that it changed."""
+CHANGE_STEMS = frozenset(
+    stem(w)
+    for w in words_of(
+        """
+        now move moved moving reschedule rescheduled change changed changes switch switched
+        increase increased decrease decreased reduce reduced raise raised lower lowered replace
+        replaced replacing replaces update updated updates new newer newest current currently old
+        older earlier previous previously former formerly instead revised revision supersede
+        superseded rotate rotated rotation adjust adjusted shift shifted correct corrected
+        correction longer latest original
+        """
+    )
+)
+"""Stems that say *that* something changed, not *what*: kept out of a claim's anchor."""
+
+CONNECTIVES = words_of(
+    """
+    but because since yet unless also please ok okay yes thanks
+    """
+)
+"""Conversation words that say nothing about what a value is of."""
+
+REPLACED_CUE = re.compile(
+    r"\b(?:from|replacing|replaces|replaced|instead\s+of|rather\s+than|previously|formerly|was|were|"
+    r"old|older|earlier|original(?:ly)?|prior)\b",
+    re.IGNORECASE,
+)
+"""Words after which a value is the one replaced ("from Tuesday", "replacing LH-314")."""
+REPLACED_END = re.compile(r"\bto\b|\bnow\b|\bis\b|\bare\b|[,;]|\bwith\b|\bfor\b", re.IGNORECASE)
+
+CONDITIONAL = re.compile(r"^\W*(?:if|unless|whether|in\s+case|suppose|once|when|should)\b", re.IGNORECASE)
+REQUEST = re.compile(
+    r"\b(?:please|can\s+(?:you|we|i)|could\s+(?:you|we|i)|would\s+(?:you|it)|will\s+you|"
+    r"do\s+you|did\s+you|is\s+it|are\s+you|let\s+me\s+know)\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"\b(?:not|no|never|n't|without)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+
+DOSE_UNITS = {
+    "mg": "mg", "milligram": "mg", "milligrams": "mg", "mcg": "mcg", "microgram": "mcg",
+    "micrograms": "mcg", "g": "g", "gram": "g", "grams": "g", "ml": "ml", "milliliter": "ml",
+    "milliliters": "ml", "units": "unit", "unit": "unit", "iu": "unit", "tablet": "tablet",
+    "tablets": "tablet", "pill": "tablet", "pills": "tablet", "capsule": "capsule",
+    "capsules": "capsule", "puff": "puff", "puffs": "puff", "drop": "drop", "drops": "drop",
+}  # fmt: skip
+
+DAY_PREPOSITIONS = words_of(
+    """
+    on to from until till by before after next every moved moves
+    """
+)
+DAY_FOLLOWERS = words_of(
+    """
+    morning afternoon evening night noon midnight am pm through
+    """
+)
+_CLOCK = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b", re.I
+)
+_DATE = re.compile(r"\b(" + "|".join(MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?", re.I)
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
+_WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b", re.I)
+_DOSE = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(DOSE_UNITS, key=len, reverse=True)) + r")\b", re.I
+)
+_MONEY = re.compile(
+    r"[$€£]\s?(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|euros|pounds|usd|eur|gbp)\b", re.I
+)
+_PERCENT = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:%|percent\b)", re.I)
+_CODE = re.compile(
+    r"(?<![\w$€£])(?=[\w-]*\d)[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+(?![\w-])"  # LH-318, bh_temp_5926, 555-0144
+    r"|\b(?!\d+(?:st|nd|rd|th)\b)(?=\w*\d)(?=\w*[A-Za-z])\w+\b"  # 4C, 7Q4N (not ordinals)
+    r"|(?<![\d,.])\b(?!(?:19|20)\d\d\b)\d{3,}\b(?![,.]\d)"  # 5274 (not a year, not 3,980)
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*")
+_CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement inside a turn: its character span, what it is about and what it says."""
+
+    start: int
+    end: int
+    anchor: frozenset[str]
+    entities: frozenset[str]
+    values: dict[str, frozenset[str]] = field(hash=False)
+    replaced: dict[str, frozenset[str]] = field(hash=False)
+    revises: bool = False
+    asserts: bool = True
+
+
+def _located(text: str) -> list[tuple[str, str, int, int]]:
+    """(attribute, normalised value, start, end) of every value in ``text``, without overlaps."""
+    found: list[tuple[str, str, int, int]] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(attribute: str, value: str, start: int, end: int) -> None:
+        if any(start < b and a < end for a, b in taken):
+            return
+        taken.append((start, end))
+        found.append((attribute, value, start, end))
+
+    for m in _DATE.finditer(text):
+        add("date", f"{m.group(1).lower()} {int(m.group(2))}", m.start(), m.end())
+    for m in _NUMERIC_DATE.finditer(text):
+        add("date", f"{int(m.group(1))}/{int(m.group(2))}", m.start(), m.end())
+    for m in _CLOCK.finditer(text):
+        if m.group(6):
+            add("clock", m.group(6).lower(), m.start(), m.end())
+            continue
+        if m.group(4):
+            hour, minute = int(m.group(4)), int(m.group(5))
+            if 1 <= hour <= 12:  # "6:10" with no AM/PM: morning or evening
+                add("clock", f"{hour % 12:02d}:{minute:02d}~", m.start(), m.end())
+                continue
+        else:
+            hour, minute = (
+                int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0),
+                int(m.group(2) or 0),
+            )
+        if hour < 24 and minute < 60:
+            add("clock", f"{hour:02d}:{minute:02d}", m.start(), m.end())
+    for m in _WEEKDAY.finditer(text):
+        if not _names_a_thread(text, m):
+            add("weekday", m.group(1).lower(), m.start(), m.end())
+    for m in _DOSE.finditer(text):
+        add("dose", f"{float(m.group(1)):g} {DOSE_UNITS[m.group(2).lower()]}", m.start(), m.end())
+    for m in _MONEY.finditer(text):
+        add("amount", f"{float((m.group(1) or m.group(2)).replace(',', '')):g}", m.start(), m.end())
+    for m in _PERCENT.finditer(text):
+        add("percent", f"{float(m.group(1)):g}", m.start(), m.end())
+    for m in _CODE.finditer(text):
+        add("code", m.group(0).upper(), m.start(), m.end())
+    return found
+
+
+def _names_a_thread(text: str, match: re.Match[str]) -> bool:
+    """Whether a weekday qualifies a noun ("the Saturday summary", "Tuesday's ECG") rather
+    than giving a day ("moved to Saturday", "Friday July 10 at 11:00")."""
+    if text[match.end() : match.end() + 2] in ("'s", "’s"):
+        return True
+    before = _WORD.findall(text[max(0, match.start() - 20) : match.start()])
+    if before and before[-1].lower() in DAY_PREPOSITIONS:
+        return False
+    after = _WORD.match(text, match.end() + 1) if text[match.end() : match.end() + 1] == " " else None
+    if after is None:
+        return False
+    word = after.group(0).lower()
+    return (
+        word not in FUNCTION_WORDS
+        and word not in DAY_FOLLOWERS
+        and word not in MONTHS
+        and word not in WEEKDAYS
+    )
+
+
+def _replaced_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges holding the values a text says were replaced."""
+    ranges = []
+    for cue in REPLACED_CUE.finditer(text):
+        end = REPLACED_END.search(text, cue.end())
+        ranges.append((cue.end(), end.start() if end else len(text)))
+    return ranges
+
+
+def _anchor(text: str, located: list[tuple[str, str, int, int]]) -> frozenset[str]:
+    words = set()
+    for m in _WORD.finditer(text):
+        if any(a <= m.start() < b for _, _, a, b in located):
+            continue
+        low = m.group(0).lower()
+        if low in FUNCTION_WORDS or low in NEGATORS or len(low) < 2 or low in MONTHS:
+            continue
+        if low in ("am", "pm", "noon", "midnight") or low in CONNECTIVES:
+            continue
+        for part in low.split("-"):
+            st = stem(part)
+            if len(part) > 1 and part not in FUNCTION_WORDS and st not in CHANGE_STEMS:
+                words.add(st)
+    return frozenset(words)
+
+
+def _revises(text: str) -> bool:
+    for pattern in (CHANGE_PATTERN, REVISION_PATTERN):
+        for m in pattern.finditer(text):
+            if not _NEGATED.search(text[max(0, m.start() - 40) : m.start()]):
+                return True
+    return False
+
+
+def _asserts(sentence: str) -> bool:
+    stripped = sentence.strip()
+    return (
+        bool(stripped)
+        and not stripped.endswith("?")
+        and not CONDITIONAL.search(stripped)
+        and not (REQUEST.search(stripped))
+    )
+
+
+def _pieces(sentence: str) -> list[tuple[int, int]]:
+    """A listing sentence cut into its items: each keeps a value and a word of its own."""
+    cuts = [(m.start(), m.end()) for m in _CUT.finditer(sentence)]
+    if not cuts:
+        return [(0, len(sentence))]
+    bounds, start = [], 0
+    for a, b in cuts:
+        bounds.append((start, a))
+        start = b
+    bounds.append((start, len(sentence)))
+    merged: list[tuple[int, int]] = []
+    pending: tuple[int, int] | None = None
+    for a, b in bounds:
+        if pending is not None:
+            a, pending = pending[0], None
+        piece = sentence[a:b]
+        located = _located(piece)
+        replaced = _replaced_ranges(piece)
+        current = [v for v in located if not any(lo <= v[2] < hi for lo, hi in replaced)]
+        whole = bool(current) and bool(_anchor(piece, located))
+        if not whole:
+            if merged:
+                merged[-1] = (merged[-1][0], b)
+            else:
+                pending = (a, b)
+            continue
+        merged.append((a, b))
+    if pending is not None:
+        if merged:
+            merged[-1] = (merged[-1][0], pending[1])
+        else:
+            merged.append(pending)
+    return merged
+
+
+@lru_cache(maxsize=32768)
+def claims_of(text: str) -> tuple[Claim, ...]:
+    """The claims of a turn's text that state at least one value, in text order."""
+    found = []
+    for s_start, s_end in sentence_spans(text):
+        sentence = text[s_start:s_end]
+        if not _located(sentence):
+            continue
+        asserts = _asserts(sentence)
+        revises = _revises(sentence)
+        names = entities(sentence)
+        for p_start, p_end in _pieces(sentence):
+            piece = sentence[p_start:p_end]
+            located = _located(piece)
+            if not located:
+                continue
+            replaced_ranges = _replaced_ranges(piece)
+            values: dict[str, set[str]] = {}
+            replaced: dict[str, set[str]] = {}
+            for attribute, value, a, _ in located:
+                old = any(lo <= a < hi for lo, hi in replaced_ranges)
+                (replaced if old else values).setdefault(attribute, set()).add(value)
+            start = s_start + p_start + (len(piece) - len(piece.lstrip()))
+            end = s_start + p_end
+            found.append(
+                Claim(
+                    start=start,
+                    end=end,
+                    anchor=_anchor(piece, located),
+                    entities=names,  # a list item is about its sentence's names too
+                    values={k: frozenset(v) for k, v in values.items()},
+                    replaced={k: frozenset(v) for k, v in replaced.items()},
+                    revises=revises,
+                    asserts=asserts,
+                )
+            )
+    return tuple(found)

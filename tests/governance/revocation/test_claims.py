@@ -1,0 +1,136 @@
+"""Claims inside turns: values by attribute, replaced values, anchors, assertion."""
+
+from __future__ import annotations
+
+import pytest
+
+from govmem.governance.revocation.claim_supersession import (
+    ClaimRecord,
+    changed_attributes,
+    find_claim_supersessions,
+    same_thing,
+)
+from govmem.governance.revocation.claims import claims_of
+
+
+def only(text: str):
+    claims = claims_of(text)
+    assert len(claims) == 1, claims
+    return claims[0]
+
+
+def test_values_by_attribute_and_replaced_values() -> None:
+    claim = only("The follow-up moved from Tuesday 10:00 AM to Thursday 1:30 PM.")
+    assert claim.values == {"weekday": {"thursday"}, "clock": {"13:30"}}
+    assert claim.replaced == {"weekday": {"tuesday"}, "clock": {"10:00"}}
+    assert claim.revises and claim.asserts
+    assert "follow" in claim.anchor and "mov" not in claim.anchor
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "value"),
+    [
+        ("Increase metoprolol tartrate to 37.5 mg BID.", "dose", "37.5 mg"),
+        ("Nifedipine 30 milligrams nightly.", "dose", "30 mg"),
+        ("The budget is 231,000 USD.", "amount", "231000"),
+        ("The room is now LH-318.", "code", "LH-318"),
+        ("The keypad code is now 2745.", "code", "2745"),
+        ("The cap is 8% now.", "percent", "8"),
+        ("Visit on July 8 at noon.", "date", "july 8"),
+    ],
+)
+def test_value_kinds(text: str, attribute: str, value: str) -> None:
+    assert value in only(text).values[attribute]
+
+
+def test_a_year_and_an_ordinal_are_not_codes() -> None:
+    claims = claims_of("Since 2024 the 2nd floor desk opens at 9:00 AM.")
+    assert all("code" not in c.values for c in claims)
+
+
+def test_questions_conditions_and_requests_assert_nothing() -> None:
+    for text in (
+        "Can I move the visit to Friday at 3 PM?",
+        "If you move Monday to 4 PM, we can switch lines.",
+        "Please move my appointment to Friday at 2 PM.",
+    ):
+        assert not only(text).asserts, text
+
+
+def test_negated_change_wording_is_no_revision() -> None:
+    assert not only("The dose did not change: 25 mg daily.").revises
+
+
+def test_a_weekday_naming_a_thread_is_part_of_the_anchor_not_a_value() -> None:
+    claim = only("The Saturday summary is desk buzz after 9:25 AM.")
+    assert "weekday" not in claim.values and "saturday" in claim.anchor
+    assert only("The visit moved to Saturday at 9:25 AM.").values["weekday"] == {"saturday"}
+
+
+def test_a_listing_sentence_is_cut_into_its_items() -> None:
+    text = "Calendar: Wednesday July 8 at 2:00 PM nephrology and Friday July 10 at 11:00 AM rheumatology."
+    claims = claims_of(text)
+    assert len(claims) == 2
+    assert "nephrology" in claims[0].anchor and "rheumatology" in claims[1].anchor
+    assert text[claims[1].start : claims[1].end].startswith("Friday July 10")
+
+
+def test_different_medications_are_different_things() -> None:
+    old = only("Apixaban 5 mg BID.")
+    new = only("Increase metoprolol tartrate to 37.5 mg BID.")
+    assert not same_thing(old, new)
+    assert same_thing(only("Metoprolol tartrate 25 mg BID."), new)
+
+
+def test_a_clock_without_am_pm_matches_either_half_of_the_day() -> None:
+    old = only("The exact note is 6:10 at the north ramp.")
+    new = only("Update: the exact note is 6:10 PM at the north ramp.")
+    assert changed_attributes(old, new) == []
+
+
+def records(*texts: str) -> list[ClaimRecord]:
+    return [ClaimRecord(i, f"2026-03-0{i + 1}T09:00", t) for i, t in enumerate(texts)]
+
+
+def test_a_change_supersedes_only_the_claim_it_revises() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Your follow-up is Tuesday at 10:00 AM. Metoprolol stays at 25 mg BID.",
+            "Good news: the follow-up moved to Thursday at 1:30 PM.",
+        ),
+        [],
+    )
+    assert [(f.older, f.newer, f.whole) for f in found] == [(0, 1, True)]
+    assert (
+        "Tuesday" in records("Your follow-up is Tuesday at 10:00 AM.")[0].text[found[0].start : found[0].end]
+    )
+
+
+def test_a_claim_giving_more_than_its_replacement_restates_is_superseded_in_part() -> None:
+    found = find_claim_supersessions(
+        records(
+            "The dropoff window is September 18 from 6:30 PM to 6:50 PM.",
+            "Update: the dropoff window is now 6:40 PM to 7:00 PM.",
+        ),
+        [],
+    )
+    assert [(f.older, f.whole) for f in found] == [(0, False)]
+
+
+def test_no_supersession_without_change_wording_or_of_another_person() -> None:
+    assert not find_claim_supersessions(
+        records("Your follow-up is Tuesday at 10:00 AM.", "Your follow-up is Thursday at 1:30 PM."), []
+    )
+    assert not find_claim_supersessions(
+        records(
+            "Walter Brandt, your follow-up is Tuesday at 10:00 AM.",
+            "Lena Okafor, your follow-up moved to Thursday at 1:30 PM.",
+        ),
+        [],
+    )
+
+
+def test_a_later_record_never_supersedes_by_store_order_against_time() -> None:
+    earlier_in_time = ClaimRecord(5, "2026-01-01T09:00", "The follow-up moved to Thursday at 1:30 PM.")
+    later_in_time = ClaimRecord(1, "2026-02-01T09:00", "Your follow-up is Tuesday at 10:00 AM.")
+    assert not find_claim_supersessions([earlier_in_time], [later_in_time])

@@ -100,12 +100,17 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     return mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
 
 
-def changed_attributes(old: Claim, new: Claim) -> list[str]:
-    """Attributes the new claim gives another value than the old one."""
+def changed_attributes(
+    old: Claim, new: Claim, restated: Mapping[str, frozenset[str]] | None = None
+) -> list[str]:
+    """Attributes the new claim gives another value than the old one. A value the new
+    record states anywhere (``restated``: every value of its turn) is not changed, so a
+    recap cut into other list items than the original still restates it."""
     changed = []
     for attribute, values in new.values.items():
         before = old.values.get(attribute)
-        if not before or all(_among(value, values) for value in before):
+        said = values | (restated or {}).get(attribute, frozenset())
+        if not before or all(_among(value, said) for value in before):
             continue
         named = new.replaced.get(attribute)
         if named and not before & named:
@@ -145,6 +150,10 @@ def find_claim_supersessions(
         revising = revising_claims(record.text)
         if not revising:
             continue
+        restated: dict[str, frozenset[str]] = {}
+        for claim in claims_of(record.text):
+            for attribute, values in claim.values.items():
+                restated[attribute] = restated.get(attribute, frozenset()) | values
         for other in pool[: first_new + row]:
             if other.key == record.key:
                 continue
@@ -153,7 +162,7 @@ def find_claim_supersessions(
             for old in claims_of(other.text):
                 if not old.asserts or (other.key, old.start) in superseded:
                     continue
-                found = _revised_by(old, other.key, revising, record.key, subjects, weights)
+                found = _revised_by(old, other.key, revising, record.key, subjects, weights, restated)
                 if found is not None:
                     reasons, whole = found
                     superseded.add((other.key, old.start))
@@ -162,12 +171,18 @@ def find_claim_supersessions(
 
 
 def _revised_by(
-    old: Claim, old_key: int, revising: Sequence[Claim], new_key: int, subjects: Subjects, weights: Weights
+    old: Claim,
+    old_key: int,
+    revising: Sequence[Claim],
+    new_key: int,
+    subjects: Subjects,
+    weights: Weights,
+    restated: Mapping[str, frozenset[str]],
 ) -> tuple[tuple[str, ...], bool] | None:
     for new in revising:
         if not same_thing(old, new, weights):
             continue
-        changed = changed_attributes(old, new)
+        changed = changed_attributes(old, new, restated)
         if not changed:
             continue
         mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)

@@ -163,6 +163,8 @@ def test_ingest_json_report(run, db_path: str) -> None:
         "source": "1 episode(s)",
         "turns": 63,
         "objects_added": 63,
+        "superseded": 0,
+        "conflicts": 0,
         "db": db_path,
     }
 

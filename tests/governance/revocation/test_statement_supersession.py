@@ -60,7 +60,7 @@ def test_every_surface_cuts_the_statement(memory: Memory) -> None:
 def test_an_audit_read_keeps_and_lists_the_statement(memory: Memory) -> None:
     ingest(memory, T1, T2)
     result = memory.recall("aud", "When is my follow-up?", k=5, include_revoked=True)
-    item = next(i for i in result.items if i.object_id == "turn-1")
+    item = next(i for i in result.items if "t1" in i.sources)  # the turn, or its window
     assert "Tuesday at 10:00 AM" in item.text
     [statement] = item.superseded_statements
     assert statement["superseded_by"] == "t2" and "Tuesday" in statement["text"]

@@ -55,6 +55,10 @@ class Store(Protocol):
 
     def turn_keys_in_sessions(self, sessions: Iterable[tuple[str, str]]) -> list[int]: ...
 
+    def episode_turns(self, episode_id: str) -> list[StoredTurn]:
+        """Every turn of one episode, in ingest order."""
+        ...
+
     def delete_turns(self, keys: Sequence[int]) -> None:
         """Delete turns and, in the same transaction, the cached LLM replies drawn from them."""
         ...

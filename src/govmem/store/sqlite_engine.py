@@ -672,6 +672,14 @@ class SQLiteStore(RevocationRows):
             yield [_stored_turn(row) for row in rows]
             after = rows[-1][0]
 
+    def episode_turns(self, episode_id: str) -> list[StoredTurn]:
+        """Every turn of one episode in ingest order (the ``turns_by_session`` index
+        starts with the episode)."""
+        rows = self.db.execute(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE episode_id = ? ORDER BY turn_key", (episode_id,)
+        )
+        return [_stored_turn(row) for row in rows]
+
     def set_turn_labels(self, rows: Sequence[tuple[int, int, str]]) -> None:
         """(turn key, label key, spans JSON) for existing turns."""
         with self.db.atomic():

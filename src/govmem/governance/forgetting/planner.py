@@ -1,34 +1,68 @@
 """The forgetting planner: which source turns a deletion request should delete.
 
-``plan_forgetting(memory, request_text, requested_by, episode_id, budget)`` is the
-interface the forgetting benchmark (``govmem bench forgetting``, method ``govmem``)
-calls. It sees the request, who asks and the store; never annotations.
+``plan_forgetting(memory, request_text, requested_by, episode_id, budget)`` sees the
+request, who asks and the store; never annotations. Stages:
 
-What is here is a **baseline**, kept deliberately simple so that the benchmark has
-an honest floor to compare against until the real planner (entity expansion,
-relation chains, audit loop) replaces it: retrieve with the request's own words
-and delete the best-ranked memory object's source turns (their closure is the
-store's job). It does not look for the evidence trail at all.
+1. **disclosure** (:mod:`.disclosure`): the requester's turns that best state what
+   the request names; the best :data:`~.disclosure.MAX_DISCLOSURES` are all taken
+   (a wrong extra costs one turn, a missed disclosure costs the whole request);
+2. **trail** (:mod:`.trail`): every turn of the episode scored as evidence, through
+   the entity graph (multi-hop, from the disclosure and from names whose context
+   resembles it), meaning, words and values, each with its reasons;
+3. **selection** (:mod:`.selector`): the disclosure plus the best candidates within
+   the budget (:data:`DEFAULT_BUDGET` turns in all by default), by score offline or
+   by a configured LLM.
+
+The episode is read whole (:class:`.episode.EpisodeView`), not through a retrieval
+pool: candidate coverage is what MemCut finds missing in pool-based cleanup.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import numpy as np
+
+from govmem.errors import InputError
+from govmem.governance.forgetting.disclosure import find_disclosure
+from govmem.governance.forgetting.entity_graph import EntityGraph
+from govmem.governance.forgetting.episode import EpisodeView, topic_words
+from govmem.governance.forgetting.plan import ForgettingPlan
+from govmem.governance.forgetting.selector import Candidate, ScoreSelector, Selector
+from govmem.governance.forgetting.trail import find_trail
+from govmem.read_path.recall import resolve_requester
 
 if TYPE_CHECKING:
     from govmem.api.memory import Memory
 
-POOL = 20
-"""Memory objects retrieved for the request."""
+DEFAULT_BUDGET = 16
+"""Turns a plan deletes at most, disclosure included (the audit may add a few more)."""
+CANDIDATES = 60
+"""Best-scored turns kept as candidates (with reasons) beyond those selected."""
 
 
-@dataclass
-class ForgettingPlan:
-    """What to delete, in source-turn ids, and every turn considered with why."""
+def episode_view(memory: Memory, episode_id: str, exclude: frozenset[str] = frozenset()) -> EpisodeView:
+    """The episode's surviving turns (minus ``exclude``) as the planner reads them."""
+    turns = [t for t in memory.store.episode_turns(episode_id) if t.turn.turn_id not in exclude]
+    return EpisodeView.load(turns, memory.embedder, episode_id)
 
-    turn_ids: list[str] = field(default_factory=list)
-    candidates: dict[str, list[str]] = field(default_factory=dict)
+
+def requester_names(memory: Memory, requested_by: str) -> list[str]:
+    """How the requester may be named in others' turns: display name and its first word."""
+    principal = memory.store.get_principal(requested_by)
+    names = [requested_by]
+    if principal is not None and principal.display_name:
+        names += [principal.display_name, principal.display_name.split()[0]]
+    return [n for n in dict.fromkeys(names) if len(n) >= 3]
+
+
+def check_request(memory: Memory, request_text: str, requested_by: str, episode_id: str) -> None:
+    """Clear errors for an empty request, an unknown requester or an empty episode."""
+    if not request_text or not request_text.strip():
+        raise InputError("a deletion request needs its text")
+    resolve_requester(memory.store, requested_by)
+    if not memory.store.episode_turns(episode_id):
+        raise InputError(f"no turns in episode {episode_id!r}")
 
 
 def plan_forgetting(
@@ -37,40 +71,60 @@ def plan_forgetting(
     requested_by: str,
     episode_id: str,
     budget: int | None = None,
+    *,
+    selector: Selector | None = None,
+    view: EpisodeView | None = None,
 ) -> ForgettingPlan:
-    """Baseline plan: the source turns of the object ranked first for the request.
+    """What to delete for ``request_text`` by ``requested_by`` in ``episode_id``.
 
-    Every retrieved object's source turns become candidates (with their rank); the
-    first object of ``episode_id`` that holds a turn spoken by ``requested_by`` is
-    chosen (else the first object of the episode), cut to ``budget`` turns.
+    ``budget`` caps the turns deleted (default :data:`DEFAULT_BUDGET`); 0 plans nothing.
     """
+    check_request(memory, request_text, requested_by, episode_id)
+    budget = DEFAULT_BUDGET if budget is None else budget
+    if budget < 0:
+        raise InputError("the budget must not be negative")
+    view = view if view is not None else episode_view(memory, episode_id)
     plan = ForgettingPlan()
-    ranked = memory.retriever.search(request_text, POOL)
-    objects = memory.store.get_objects([candidate.key for candidate in ranked])
-    chosen: list[str] | None = None
-    fallback: list[str] | None = None
-    for rank, candidate in enumerate(ranked, start=1):
-        obj = objects.get(candidate.key)
-        if obj is None or obj.episode_id != episode_id:
-            continue
-        for turn_id in obj.sources:
-            plan.candidates.setdefault(turn_id, []).append(
-                f"retrieved for the request: {obj.object_id} ranked {rank} "
-                f"(fused {candidate.scores.get('fused', 0.0):.4f})"
-            )
-        if fallback is None:
-            fallback = list(obj.sources)
-        if chosen is None:
-            speakers = {t.turn.speaker for t in memory.store.turns_by_keys(obj.source_keys)}
-            if requested_by in speakers:
-                chosen = list(obj.sources)
-    selected = chosen if chosen is not None else fallback or []
-    plan.turn_ids = selected[:budget] if budget is not None else selected
-    why = (
-        "selected: best match holding a turn of the requester"
-        if chosen is not None
-        else "selected: best match"
+    found = find_disclosure(view, request_text, requested_by)
+    if not found.turns:
+        return plan
+    graph = EntityGraph(view)
+    trail = find_trail(
+        view, graph, found.turns, request_text, requested_by, requester_names(memory, requested_by)
     )
+    disclosure = list(found.turns)
+    plan.disclosure = [view.turn_id(i) for i in disclosure]
+    plan.expansions = trail.expansions
+    plan.probe_text = " ".join([*(view.text(i) for i in disclosure), *topic_words(request_text)])
+    for i in disclosure:
+        plan.consider(view.turn_id(i), found.reasons[i])
+        plan.scores[view.turn_id(i)] = 1.0
+    order = [int(i) for i in np.argsort(-trail.scores, kind="stable")[:CANDIDATES] if trail.scores[i] > 0]
+    candidates = [
+        Candidate(
+            view.turn_id(i),
+            view.turns[i].turn_key,
+            view.text(i),
+            float(trail.scores[i]),
+            tuple(trail.reasons.get(i, ())),
+        )
+        for i in order
+    ]
+    for c in candidates:
+        plan.scores[c.turn_id] = c.score
+        for reason in c.reasons:
+            plan.consider(c.turn_id, reason)
+    shown = [
+        Candidate(view.turn_id(i), view.turns[i].turn_key, view.text(i), 1.0, (found.reasons[i],))
+        for i in disclosure
+    ]
+    kept = disclosure[:budget]
+    plan.turn_ids = [view.turn_id(i) for i in kept]
     for turn_id in plan.turn_ids:
-        plan.candidates[turn_id].append(why)
+        plan.consider(turn_id, "selected: disclosure")
+    chosen = (selector or ScoreSelector()).select(request_text, shown, candidates, budget - len(kept))
+    for turn_id, why in chosen:
+        if turn_id not in plan.turn_ids:
+            plan.turn_ids.append(turn_id)
+            plan.consider(turn_id, why)
     return plan

@@ -1,0 +1,68 @@
+"""Finding the disclosure: the requester's own turns that state what they ask to forget.
+
+govmem is given only the request and who asks. The disclosure is looked for among
+the requester's turns (a person can ask to forget what they said; what others said
+about them is the trail, found later), ranked by the request's topic words (IDF
+overlap, the words of the act of asking removed: "delete", "please", "everything")
+and by meaning (cosine in the episode-projected space), fused by reciprocal rank so
+neither scale dominates. First-person statements rank ahead of remarks about
+others ("my sister is pregnant" is a look-alike of "I'm pregnant").
+
+The best turn is taken, with any other whose fused score comes within
+:data:`MARGIN` of it (a secret said twice), at most :data:`MAX_DISCLOSURES`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from govmem.governance.forgetting.episode import EpisodeView, topic_words
+
+MARGIN = 0.0
+MAX_DISCLOSURES = 3
+RRF_K = 10
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i’m|i’ve|me|my|mine|we|we're|we’re|our|us)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """Positions of the turns taken as the disclosure, with why, best first."""
+
+    turns: tuple[int, ...]
+    reasons: dict[int, str]
+
+
+def find_disclosure(view: EpisodeView, request: str, requester: str) -> Disclosure:
+    """The requester's turns that best state what ``request`` asks to forget."""
+    own = [i for i in range(len(view)) if view.speaker(i) == requester]
+    if not own:
+        return Disclosure((), {})
+    topic = topic_words(request)
+    query = " ".join(topic) or request
+    meaning = view.similarity(query)[own]
+    lexical = view.lexical(topic)[own]
+    first_person = np.array([1.0 if _FIRST_PERSON.search(view.text(i)) else 0.0 for i in own])
+    fused = np.zeros(len(own))
+    for scores in (meaning, lexical):
+        order = np.argsort(-scores, kind="stable")
+        ranks = np.empty(len(own))
+        ranks[order] = np.arange(1, len(own) + 1)
+        fused += np.where(scores > 0, 1.0 / (RRF_K + ranks), 0.0)
+    fused *= 1.0 + 0.25 * first_person
+    order = np.argsort(-fused, kind="stable")
+    best = fused[order[0]]
+    if best <= 0:
+        return Disclosure((), {})
+    chosen = [int(r) for r in order[:MAX_DISCLOSURES] if fused[r] >= MARGIN * best]
+    turns = tuple(own[r] for r in chosen)
+    reasons = {
+        own[r]: (
+            f"disclosure: the requester's turn ranked {rank} for the request "
+            f"(meaning {meaning[r]:.2f}, words {lexical[r]:.2f}, fused {fused[r]:.3f})"
+        )
+        for rank, r in enumerate(chosen, start=1)
+    }
+    return Disclosure(turns, reasons)

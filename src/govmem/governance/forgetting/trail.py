@@ -1,0 +1,173 @@
+"""The evidence trail of a disclosure: every turn of the episode scored, with reasons.
+
+Four channels, each a score in [0, 1] per turn, each its own reason:
+
+- **entities**: multi-hop spreading over the entity graph from the disclosure and
+  from the names whose context resembles it (:mod:`.entity_graph`);
+- **meaning**: cosine of each turn to the disclosure plus the request's topic words
+  (query expansion from the disclosure's own content) in the episode-projected space;
+- **words**: IDF-weighted overlap with the same words;
+- **values**: numbers, amounts and dates of the disclosure's kind said by the owner
+  (a total is assembled from amounts, a code from its pieces) -- the entity channel
+  links equal values, this one links values of the same unit.
+
+A turn's score is its best channel, multiplied up when the requester said it or is
+named in it: a deletion request covers what its requester disclosed, and the trail
+of a personal secret runs mostly through its owner's own turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from govmem.governance.forgetting.entity_graph import EntityGraph
+from govmem.governance.forgetting.episode import EpisodeView, content_words, topic_words
+from govmem.governance.forgetting.mentions import kind, label
+
+RELATED_NAMES = 3
+"""Names whose context resembles the disclosure that seed the entity channel."""
+MEANING_SEEDS = 3
+"""Turns most like the disclosure (of any speaker) that seed the entity channel."""
+OWNER_BOOST = 0.6
+"""Multiplier bonus for the requester's own turns and turns naming them."""
+CHANNEL_WEIGHT = {"entities": 1.0, "meaning": 0.9, "words": 0.7, "values": 0.8}
+
+
+@dataclass
+class Trail:
+    """Scores of every turn of the episode and why each scored."""
+
+    scores: np.ndarray
+    reasons: dict[int, list[str]] = field(default_factory=dict)
+    expansions: list[str] = field(default_factory=list)
+    """What the trail was searched with beyond the request: the disclosure's words,
+    names and values, the related names (for the audit's probe; never in a receipt)."""
+
+
+def _unit(scores: np.ndarray) -> np.ndarray:
+    top = float(scores.max()) if len(scores) else 0.0
+    return np.clip(scores / top, 0.0, 1.0) if top > 0 else np.zeros_like(scores)
+
+
+def owner_mask(view: EpisodeView, requester: str, names: Sequence[str]) -> np.ndarray:
+    """1 for the requester's own turns and turns that name them, else 0."""
+    lowered = [n.lower() for n in names if n]
+    mask = np.zeros(len(view))
+    for i in range(len(view)):
+        if view.speaker(i) == requester:
+            mask[i] = 1.0
+        elif lowered:
+            text = view.text(i).lower()
+            if any(n in text for n in lowered):
+                mask[i] = 1.0
+    return mask
+
+
+def _values(view: EpisodeView, disclosure: Sequence[int], owner: np.ndarray) -> np.ndarray:
+    """Turns of the owner stating a value of the same unit as one the disclosure states:
+    amounts in the same currency, day-dates when it states one."""
+    kinds = set()
+    for i in disclosure:
+        for key in view.keys[i]:
+            if kind(key) == "amt":
+                kinds.add(("amt", label(key)[0]))
+            elif kind(key) == "date":
+                kinds.add(("date", ""))
+    scores = np.zeros(len(view))
+    if not kinds:
+        return scores
+    for i, keys in enumerate(view.keys):
+        if not owner[i] or i in disclosure:
+            continue
+        for key in keys:
+            if (kind(key) == "amt" and ("amt", label(key)[0]) in kinds) or (
+                kind(key) == "date" and ("date", "") in kinds
+            ):
+                scores[i] = 1.0
+    return scores
+
+
+def find_trail(
+    view: EpisodeView,
+    graph: EntityGraph,
+    disclosure: Sequence[int],
+    request: str,
+    requester: str,
+    requester_names: Sequence[str] = (),
+) -> Trail:
+    """Score every turn of ``view`` as evidence for the secret ``disclosure`` states."""
+    n = len(view)
+    disclosed = view.text(disclosure[0]) if disclosure else ""
+    topic = topic_words(request)
+    words = topic + [w for i in disclosure[:1] for w in view.words[i]]
+    query = view.embed(f"{disclosed} {' '.join(topic)}")
+    owner = owner_mask(view, requester, requester_names)
+    boost = 1.0 + OWNER_BOOST * owner
+
+    meaning = _unit(np.maximum(view.vectors @ query, 0.0)) if n else np.zeros(0)
+    lexical = _unit(view.lexical(words))
+    first = np.maximum(meaning, lexical * 0.5)
+    first[list(disclosure)] = -1.0
+    seeds = {i: 1.0 / (rank + 1) for rank, i in enumerate(disclosure)}  # the best candidate leads
+    for i in np.argsort(-first, kind="stable")[:MEANING_SEEDS]:
+        if first[i] > 0:
+            seeds[int(i)] = 0.5 * float(first[i])
+    related = graph.related_names(query, RELATED_NAMES)
+    best = related[0][1] if related else 0.0
+    seed_keys = {key: score / best for key, score in related if best > 0 and score > 0.5 * best}
+    spread, paths = graph.spread(seeds, seed_keys=seed_keys, exclude=frozenset(disclosure))
+    entities = _unit(spread)
+    values = _values(view, disclosure, owner)
+
+    channels = {
+        "entities": entities,
+        "meaning": meaning,
+        "words": lexical,
+        "values": values,
+    }
+    combined = np.zeros(n)
+    chosen = np.full(n, "", dtype=object)
+    for name, scores in channels.items():
+        weighted = CHANNEL_WEIGHT[name] * scores
+        better = weighted > combined
+        combined = np.where(better, weighted, combined)
+        chosen = np.where(better, name, chosen)
+    combined = combined * boost
+    combined[list(disclosure)] = 0.0
+
+    trail = Trail(combined)
+    trail.expansions = sorted(set(words)) + [label(k) for i in disclosure for k in view.keys[i]]
+    trail.expansions += [label(k) for k in seed_keys]
+    for i in np.flatnonzero(combined > 0):
+        reasons = []
+        for name, scores in channels.items():
+            if scores[i] <= 0.05:
+                continue
+            if name == "entities" and i in paths:
+                path = paths[int(i)]
+                if path.hop == 1 and path.key in seed_keys and path.via is None:
+                    reasons.append(
+                        f"mentions {kind(path.key)} '{label(path.key)}', whose context resembles "
+                        f"the disclosure (entity {scores[i]:.2f})"
+                    )
+                else:
+                    reasons.append(f"{path.describe()} (entity {scores[i]:.2f})")
+            elif name == "meaning":
+                reasons.append(f"close in meaning to the disclosure and request (cosine rank score {scores[i]:.2f})")
+            elif name == "words":
+                shared = sorted(set(view.words[i]) & set(words))[:4]
+                reasons.append(f"shares words {shared} with the disclosure and request ({scores[i]:.2f})")
+            elif name == "values":
+                reasons.append("the requester states a value of the disclosed kind (amount or date)")
+        if owner[i]:
+            reasons.append("said by the requester or names them")
+        if reasons:
+            trail.reasons[int(i)] = reasons
+    return trail
+
+
+def disclosure_words(view: EpisodeView, disclosure: Sequence[int]) -> list[str]:
+    return [w for i in disclosure for w in content_words(view.text(i))]

@@ -661,8 +661,8 @@ def bench_gatemem(
     "--method",
     "methods",
     multiple=True,
-    type=click.Choice(["S0", "S1", "S2", "whole_pool", "govmem"]),
-    help="A method to run (repeatable; default all).",
+    type=click.Choice(["S0", "S1", "S2", "whole_pool", "govmem", "govmem-baseline"]),
+    help="A method to run (repeatable; default all but govmem-baseline).",
 )
 @click.option(
     "-k", default=10, show_default=True, help="Objects recalled for the question (native recovery)."

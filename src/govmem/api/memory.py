@@ -33,6 +33,10 @@ from govmem.governance.erasure import (
     moved_spans,
     text_digest,
 )
+from govmem.governance.forgetting.audit import AuditBudget
+from govmem.governance.forgetting.plan import ForgettingPlan
+from govmem.governance.forgetting.request import request_receipt, run_request
+from govmem.governance.forgetting.selector import Selector
 from govmem.governance.interpreter import Interpreter, RuleInterpreter, interpret_all
 from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
@@ -97,6 +101,10 @@ class WriteReport:
     """Contradictions this write found but could not order: kept, flagged, for the caller."""
     replays_refused: list[str] = field(default_factory=list)
     """Turns not stored: replays (same id, same text) of turns deleted before."""
+    plan: ForgettingPlan | None = None
+    """``forget_request`` only: the planner's plan (candidates with reasons; in memory only)."""
+    audit: dict | None = None
+    """``forget_request`` only: the residual-recovery audit's result (as in the receipt)."""
 
 
 @dataclass
@@ -826,18 +834,90 @@ class Memory:
         """
         report, changes = WriteReport(), _Changes()
         with self._write():
-            keys = self.store.turn_keys(episode_id, list(turn_ids))
-            missing = [t for t in turn_ids if t not in keys]
-            if missing:
-                raise InputError(f"no turn {missing[0]!r} in episode {episode_id!r}")
-            deleted = frozenset(keys.values())
-            gone = self.store.turns_by_keys(deleted)
-            self.store.add_deleted_turns(
-                [(episode_id, s.turn.turn_id, text_digest(s.turn.text)) for s in gone], utc_now()
-            )
-            self._close_over(deleted, deleted, changes)
-            report.turns = len(deleted)
+            report.turns = self._delete_turns(turn_ids, episode_id, changes)
             report.turn_ids = list(turn_ids)
+        return self._publish(report, changes)
+
+    def _delete_turns(self, turn_ids: Sequence[str], episode_id: str, changes: _Changes) -> int:
+        """Closure deletion inside the caller's transaction; while a deletion request's
+        ledger is open, the hash of each deleted turn's text goes into it first."""
+        keys = self.store.turn_keys(episode_id, list(turn_ids))
+        missing = [t for t in turn_ids if t not in keys]
+        if missing:
+            raise InputError(f"no turn {missing[0]!r} in episode {episode_id!r}")
+        deleted = frozenset(keys.values())
+        gone = self.store.turns_by_keys(deleted)
+        self.store.add_deleted_turns(
+            [(episode_id, s.turn.turn_id, text_digest(s.turn.text)) for s in gone], utc_now()
+        )
+        if changes.ledger is not None:
+            for stored in gone:
+                changes.ledger.deleted[stored.turn.turn_id] = sha256_text(stored.turn.text)
+        self._close_over(deleted, deleted, changes)
+        return len(deleted)
+
+    def forget_request(
+        self,
+        text: str,
+        requested_by: str,
+        episode_id: str = "default",
+        *,
+        budget: int | None = None,
+        audit: AuditBudget | None = None,
+        selector: Selector | None = None,
+        at: str | None = None,
+    ) -> WriteReport:
+        """Forget what a deletion request in words asks for: the disclosure and its
+        evidence trail, found by the planner, deleted by closure, audited, receipted.
+
+        One transaction: the plan, the deletion of every derived object, the audit's
+        further rounds and the signed receipt commit together or not at all. The
+        receipt (on the report, and in :meth:`receipts`) holds ids and SHA-256 digests,
+        never text; the request text itself is kept only as its digest.
+        """
+        changes = _Changes()
+        with self._write():
+            changes.ledger = ledger = ErasureLedger()
+            try:
+                outcome = run_request(
+                    self,
+                    text,
+                    requested_by,
+                    episode_id,
+                    budget=budget,
+                    audit=audit,
+                    selector=selector,
+                    delete=lambda ids: self._delete_turns(ids, episode_id, changes),
+                )
+            finally:
+                changes.ledger = None
+            event = self.store.record_event(
+                "deletion_request",
+                {
+                    "request_sha256": sha256_text(text),
+                    "episode_id": episode_id,
+                    "requested_by": requested_by,
+                    "turns_deleted": len(outcome.deleted),
+                },
+                normalize_timestamp(at, "at"),
+                utc_now(),
+            )
+            body = request_receipt(
+                ledger,
+                outcome,
+                store_id=self._store_id(),
+                request_text=text,
+                requested_by=requested_by,
+                episode_id=episode_id,
+                at=at,
+                issued_at=utc_now() + "Z",
+                objects_added=[f"{kind}-{key}" for key, kind, _, _ in changes.added],
+            )
+            receipt = sign(body, self._signing_key())
+            self.store.add_receipt(receipt, event)
+        report = WriteReport(turns=len(outcome.deleted), turn_ids=list(outcome.deleted), receipt=receipt)
+        report.plan = outcome.plan
+        report.audit = outcome.audit
         return self._publish(report, changes)
 
     def _govern(self, turns: Sequence[Turn], keys: Sequence[int], changes: _Changes) -> None:

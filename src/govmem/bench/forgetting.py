@@ -70,7 +70,10 @@ READERS = ("oracle", "llm")
 DEFAULT_DESIGN = "turn"
 DEFAULT_K = 10
 GOVMEM_PLANNER = (
-    "baseline: delete the best-ranked object for the request (govmem.governance.forgetting.planner)"
+    "Memory.forget_request: disclosure among the requester's turns, evidence trail over the whole episode "
+    "(entity graph with multi-hop spreading and names related in meaning, meaning, words, values), "
+    "selection by score within the planner's budget, closure deletion, residual-recovery audit "
+    "(govmem.governance.forgetting)"
 )
 
 

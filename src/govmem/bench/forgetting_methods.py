@@ -18,8 +18,11 @@ order contribute their source turns (in turn order) until ``pool`` turns are fou
   pool turns ranked by cosine similarity, under the store's embedder, to the text of
   the disclosure turns followed by the request; ties keep pool order.
 - **whole_pool**: S0, then the whole pool.
-- **govmem**: :func:`govmem.governance.forgetting.plan_forgetting` with the request,
-  the requester and the store only; its plan is executed with ``delete_turns``.
+- **govmem**: ``Memory.forget_request`` with the request, the requester and the store
+  only: the planner (:func:`govmem.governance.forgetting.plan_forgetting`), closure
+  deletion, the residual-recovery audit and the signed receipt, in one transaction.
+- **govmem-baseline**: the old baseline planner (:func:`~govmem.governance.forgetting.plan_baseline`),
+  executed with ``delete_turns``; a floor, run only when asked for.
 """
 
 from __future__ import annotations
@@ -33,10 +36,12 @@ import numpy as np
 from govmem.api.memory import Memory
 from govmem.bench.forgetting_data import DeletionTask
 from govmem.errors import InputError
-from govmem.governance.forgetting import plan_forgetting
+from govmem.governance.forgetting import plan_baseline
 
 REFERENCE_METHODS = ("S0", "S1", "S2", "whole_pool")
 METHODS = (*REFERENCE_METHODS, "govmem")
+VARIANTS = ("govmem-baseline",)
+"""Methods run only when named (``--method govmem-baseline``)."""
 DEFAULT_POOL = 20
 DEFAULT_BUDGET = 10
 S2_SELECTOR = (
@@ -157,13 +162,28 @@ class ReferenceMethod:
 
 @dataclass
 class GovmemMethod:
-    """govmem's planner: the request, who asks and the store; nothing annotated."""
+    """govmem's deletion request: the request, who asks and the store; nothing annotated."""
 
     name: str = "govmem"
     budget: int | None = None
 
     def __call__(self, memory: Memory, task: DeletionTask) -> MethodRun:
-        plan = plan_forgetting(memory, task.request_text, task.requested_by, task.episode_id, self.budget)
+        report = memory.forget_request(
+            task.request_text, task.requested_by, task.episode_id, budget=self.budget
+        )
+        plan = report.plan
+        candidates = plan.candidates if plan is not None else {}
+        return MethodRun({turn_id: list(reasons) for turn_id, reasons in candidates.items()})
+
+
+@dataclass
+class BaselineMethod:
+    """The baseline planner (``govmem-baseline``), executed with ``delete_turns``."""
+
+    name: str = "govmem-baseline"
+
+    def __call__(self, memory: Memory, task: DeletionTask) -> MethodRun:
+        plan = plan_baseline(memory, task.request_text, task.requested_by, task.episode_id)
         run = MethodRun({turn_id: list(reasons) for turn_id, reasons in plan.candidates.items()})
         if plan.turn_ids:
             memory.delete_turns(plan.turn_ids, task.episode_id)
@@ -181,10 +201,12 @@ def make_methods(
     for name in names:
         if name == "govmem":
             methods.append(GovmemMethod())
+        elif name == "govmem-baseline":
+            methods.append(BaselineMethod())
         elif name in REFERENCE_METHODS:
             if disclosures is None:
                 raise InputError(f"{name} needs the annotated disclosure turns")
             methods.append(ReferenceMethod(name, disclosures, pool, budget))
         else:
-            raise InputError(f"unknown method {name!r} (known: {', '.join(METHODS)})")
+            raise InputError(f"unknown method {name!r} (known: {', '.join((*METHODS, *VARIANTS))})")
     return methods

@@ -76,9 +76,7 @@ class EntityGraph:
                 rows.append(i)
                 cols.append(self.index[key])
         n, m = len(view), len(self.keys)
-        self.incidence = sparse.csr_matrix(
-            (np.ones(len(rows), dtype=np.float64), (rows, cols)), shape=(n, m)
-        )
+        self.incidence = sparse.csr_matrix((np.ones(len(rows), dtype=np.float64), (rows, cols)), shape=(n, m))
         df = np.array([view.key_df[k] for k in self.keys], dtype=np.float64)
         cap = max(MIN_DF_CAP, MAX_SHARE * n)
         self.df = df

@@ -94,6 +94,23 @@ class EpisodeView:
         view.vectors = view.project(raw)
         return view
 
+    def without(self, turn_ids: set[str]) -> EpisodeView:
+        """The same view without some turns (deleted ones); vectors are not recomputed."""
+        keep = [i for i in range(len(self)) if self.turn_id(i) not in turn_ids]
+        view = EpisodeView(
+            self.episode_id,
+            [self.turns[i] for i in keep],
+            [self.words[i] for i in keep],
+            [self.keys[i] for i in keep],
+            self.vectors[keep],
+            self.embedder,
+            profile=self.profile,
+            _projection=self._projection,
+        )
+        view.word_df = Counter(w for ws in view.words for w in set(ws))
+        view.key_df = Counter(k for ks in view.keys for k in set(ks))
+        return view
+
     def __len__(self) -> int:
         return len(self.turns)
 

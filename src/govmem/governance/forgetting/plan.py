@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from govmem.governance.forgetting.trail import Secret
 
 
 @dataclass
@@ -21,8 +25,12 @@ class ForgettingPlan:
     disclosure: list[str] = field(default_factory=list)
     scores: dict[str, float] = field(default_factory=dict)
     expansions: list[str] = field(default_factory=list)
-    probe_text: str = ""
-    """The disclosure's text plus the request's topic: the audit's probe query (never stored)."""
+    secret: Secret | None = None
+    """The disclosure's text, words and mentions: what the audit probes with (never stored)."""
+    scale: dict[str, float] = field(default_factory=dict)
+    """The trail channels' normalisers, so that the audit's scores compare with the plan's."""
+    threshold: float = 0.0
+    """The lowest trail score the plan selected: a survivor scoring this much is support."""
 
     def consider(self, turn_id: str, reason: str) -> None:
         self.candidates.setdefault(turn_id, []).append(reason)

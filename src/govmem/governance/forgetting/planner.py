@@ -26,7 +26,7 @@ import numpy as np
 from govmem.errors import InputError
 from govmem.governance.forgetting.disclosure import find_disclosure
 from govmem.governance.forgetting.entity_graph import EntityGraph
-from govmem.governance.forgetting.episode import EpisodeView, topic_words
+from govmem.governance.forgetting.episode import EpisodeView
 from govmem.governance.forgetting.plan import ForgettingPlan
 from govmem.governance.forgetting.selector import Candidate, ScoreSelector, Selector
 from govmem.governance.forgetting.trail import find_trail
@@ -95,7 +95,8 @@ def plan_forgetting(
     disclosure = list(found.turns)
     plan.disclosure = [view.turn_id(i) for i in disclosure]
     plan.expansions = trail.expansions
-    plan.probe_text = " ".join([*(view.text(i) for i in disclosure), *topic_words(request_text)])
+    plan.secret = trail.secret
+    plan.scale = trail.scale
     for i in disclosure:
         plan.consider(view.turn_id(i), found.reasons[i])
         plan.scores[view.turn_id(i)] = 1.0
@@ -127,4 +128,6 @@ def plan_forgetting(
         if turn_id not in plan.turn_ids:
             plan.turn_ids.append(turn_id)
             plan.consider(turn_id, why)
+    picked = [plan.scores[t] for t in plan.turn_ids if t not in plan.disclosure and t in plan.scores]
+    plan.threshold = min(picked) if picked else 1.0
     return plan

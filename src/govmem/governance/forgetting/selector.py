@@ -117,7 +117,9 @@ class LLMSelector:
             for item in (reply.data or {}).get("delete", []):
                 turn_id = str(item.get("id", ""))
                 if turn_id in by_id and turn_id not in {t for t, _ in chosen}:
-                    chosen.append((turn_id, f"selected by {self.client.model}: {str(item.get('why', ''))[:200]}"))
+                    chosen.append(
+                        (turn_id, f"selected by {self.client.model}: {str(item.get('why', ''))[:200]}")
+                    )
             if not chosen:
                 raise LLMError("the selector named no candidate")
             return chosen[:budget]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from govmem.governance.forgetting.entity_graph import EntityGraph
-from govmem.governance.forgetting.episode import EpisodeView, content_words, topic_words
+from govmem.governance.forgetting.episode import EpisodeView, topic_words
 from govmem.governance.forgetting.mentions import kind, label
 
 RELATED_NAMES = 3
@@ -45,11 +45,8 @@ class Trail:
     expansions: list[str] = field(default_factory=list)
     """What the trail was searched with beyond the request: the disclosure's words,
     names and values, the related names (for the audit's probe; never in a receipt)."""
-
-
-def _unit(scores: np.ndarray) -> np.ndarray:
-    top = float(scores.max()) if len(scores) else 0.0
-    return np.clip(scores / top, 0.0, 1.0) if top > 0 else np.zeros_like(scores)
+    scale: dict[str, float] = field(default_factory=dict)
+    secret: Secret | None = None
 
 
 def owner_mask(view: EpisodeView, requester: str, names: Sequence[str]) -> np.ndarray:
@@ -66,16 +63,17 @@ def owner_mask(view: EpisodeView, requester: str, names: Sequence[str]) -> np.nd
     return mask
 
 
-def _values(view: EpisodeView, disclosure: Sequence[int], owner: np.ndarray) -> np.ndarray:
+def _values(
+    view: EpisodeView, disclosure: Sequence[int], owner: np.ndarray, keys: Sequence[str]
+) -> np.ndarray:
     """Turns of the owner stating a value of the same unit as one the disclosure states:
     amounts in the same currency, day-dates when it states one."""
     kinds = set()
-    for i in disclosure:
-        for key in view.keys[i]:
-            if kind(key) == "amt":
-                kinds.add(("amt", label(key)[0]))
-            elif kind(key) == "date":
-                kinds.add(("date", ""))
+    for key in keys:
+        if kind(key) == "amt":
+            kinds.add(("amt", label(key)[0]))
+        elif kind(key) == "date":
+            kinds.add(("date", ""))
     scores = np.zeros(len(view))
     if not kinds:
         return scores
@@ -90,6 +88,29 @@ def _values(view: EpisodeView, disclosure: Sequence[int], owner: np.ndarray) -> 
     return scores
 
 
+@dataclass(frozen=True)
+class Secret:
+    """What the trail is searched from: the disclosure's text, words and mentions.
+
+    Built from the disclosure turns while they exist (:meth:`of`); the audit keeps
+    it to probe after they are deleted. Held in memory during the request only.
+    """
+
+    text: str
+    words: tuple[str, ...]
+    keys: tuple[str, ...]
+    related: tuple[tuple[str, float], ...] = ()
+
+    @classmethod
+    def of(cls, view: EpisodeView, disclosure: Sequence[int], request: str) -> Secret:
+        topic = topic_words(request)
+        lead = disclosure[:1]  # the best candidate leads; the others only seed the graph
+        text = " ".join([*(view.text(i) for i in lead), *topic])
+        words = (*topic, *(w for i in lead for w in view.words[i]))
+        keys = tuple(dict.fromkeys(k for i in disclosure for k in view.keys[i]))
+        return cls(text, words, keys)
+
+
 def find_trail(
     view: EpisodeView,
     graph: EntityGraph,
@@ -97,30 +118,49 @@ def find_trail(
     request: str,
     requester: str,
     requester_names: Sequence[str] = (),
+    secret: Secret | None = None,
+    scale: dict[str, float] | None = None,
 ) -> Trail:
-    """Score every turn of ``view`` as evidence for the secret ``disclosure`` states."""
+    """Score every turn of ``view`` as evidence for the secret ``disclosure`` states.
+
+    ``secret`` replaces the disclosure's text when the disclosure is gone (the audit:
+    ``disclosure`` is then empty and the disclosure's mentions seed the graph).
+    ``scale`` fixes each channel's normaliser (the planner's), so that an audit's
+    scores compare with the plan's; without it each channel is scaled to its best turn.
+    """
     n = len(view)
-    disclosed = view.text(disclosure[0]) if disclosure else ""
-    topic = topic_words(request)
-    words = topic + [w for i in disclosure[:1] for w in view.words[i]]
-    query = view.embed(f"{disclosed} {' '.join(topic)}")
+    secret = secret or Secret.of(view, disclosure, request)
+    words = list(secret.words)
+    query = view.embed(secret.text)
     owner = owner_mask(view, requester, requester_names)
     boost = 1.0 + OWNER_BOOST * owner
+    fixed = scale is not None
+    scale = dict(scale or {})
 
-    meaning = _unit(np.maximum(view.vectors @ query, 0.0)) if n else np.zeros(0)
-    lexical = _unit(view.lexical(words))
+    def unit(name: str, scores: np.ndarray) -> np.ndarray:
+        if name not in scale:
+            scale[name] = float(scores.max()) if len(scores) else 0.0
+        top = scale[name]
+        return np.clip(scores / top, 0.0, 1.0) if top > 0 else np.zeros_like(scores)
+
+    meaning = unit("meaning", np.maximum(view.vectors @ query, 0.0)) if n else np.zeros(0)
+    lexical = unit("words", view.lexical(words))
     first = np.maximum(meaning, lexical * 0.5)
     first[list(disclosure)] = -1.0
     seeds = {i: 1.0 / (rank + 1) for rank, i in enumerate(disclosure)}  # the best candidate leads
-    for i in np.argsort(-first, kind="stable")[:MEANING_SEEDS]:
-        if first[i] > 0:
-            seeds[int(i)] = 0.5 * float(first[i])
-    related = graph.related_names(query, RELATED_NAMES)
+    if not fixed:
+        for i in np.argsort(-first, kind="stable")[:MEANING_SEEDS]:
+            if first[i] > 0:
+                seeds[int(i)] = 0.5 * float(first[i])
+    related = list(secret.related) or graph.related_names(query, RELATED_NAMES)
     best = related[0][1] if related else 0.0
     seed_keys = {key: score / best for key, score in related if best > 0 and score > 0.5 * best}
+    if not disclosure:  # the audit: the disclosure's own mentions stand in for its turns
+        for key in secret.keys:
+            seed_keys[key] = max(seed_keys.get(key, 0.0), 1.0)
     spread, paths = graph.spread(seeds, seed_keys=seed_keys, exclude=frozenset(disclosure))
-    entities = _unit(spread)
-    values = _values(view, disclosure, owner)
+    entities = unit("entities", spread)
+    values = _values(view, disclosure, owner, secret.keys)
 
     channels = {
         "entities": entities,
@@ -138,9 +178,9 @@ def find_trail(
     combined = combined * boost
     combined[list(disclosure)] = 0.0
 
-    trail = Trail(combined)
-    trail.expansions = sorted(set(words)) + [label(k) for i in disclosure for k in view.keys[i]]
-    trail.expansions += [label(k) for k in seed_keys]
+    trail = Trail(combined, scale=scale)
+    trail.secret = Secret(secret.text, secret.words, secret.keys, tuple(related))
+    trail.expansions = sorted(set(words)) + [label(k) for k in secret.keys] + [label(k) for k in seed_keys]
     for i in np.flatnonzero(combined > 0):
         reasons = []
         for name, scores in channels.items():
@@ -156,7 +196,9 @@ def find_trail(
                 else:
                     reasons.append(f"{path.describe()} (entity {scores[i]:.2f})")
             elif name == "meaning":
-                reasons.append(f"close in meaning to the disclosure and request (cosine rank score {scores[i]:.2f})")
+                reasons.append(
+                    f"close in meaning to the disclosure and request (cosine rank score {scores[i]:.2f})"
+                )
             elif name == "words":
                 shared = sorted(set(view.words[i]) & set(words))[:4]
                 reasons.append(f"shares words {shared} with the disclosure and request ({scores[i]:.2f})")
@@ -167,7 +209,3 @@ def find_trail(
         if reasons:
             trail.reasons[int(i)] = reasons
     return trail
-
-
-def disclosure_words(view: EpisodeView, disclosure: Sequence[int]) -> list[str]:
-    return [w for i in disclosure for w in content_words(view.text(i))]

@@ -1,10 +1,10 @@
-"""The baseline forgetting planner: the request's best match, its reasons, the budget."""
+"""The baseline forgetting planner (govmem-baseline): the request's best match, its reasons, the budget."""
 
 from __future__ import annotations
 
 from govmem import Memory, Turn
 from govmem.governance import OpenAccess
-from govmem.governance.forgetting import ForgettingPlan, plan_forgetting
+from govmem.governance.forgetting import ForgettingPlan, plan_baseline
 
 
 def store() -> Memory:
@@ -24,7 +24,7 @@ def store() -> Memory:
 
 def test_baseline_deletes_the_requesters_best_match() -> None:
     with store() as memory:
-        plan = plan_forgetting(memory, "Please forget that I told you I'm pregnant.", "ana", "ep")
+        plan = plan_baseline(memory, "Please forget that I told you I'm pregnant.", "ana", "ep")
         assert isinstance(plan, ForgettingPlan)
         assert plan.turn_ids == ["t2"]  # Jonas's look-alike may rank first, but it is not Ana's
         assert any(reason.startswith("selected") for reason in plan.candidates["t2"])
@@ -34,5 +34,5 @@ def test_baseline_deletes_the_requesters_best_match() -> None:
 
 def test_budget_and_other_episodes() -> None:
     with store() as memory:
-        assert plan_forgetting(memory, "forget that I'm pregnant", "ana", "ep", budget=0).turn_ids == []
-        assert plan_forgetting(memory, "forget that I'm pregnant", "ana", "another").turn_ids == []
+        assert plan_baseline(memory, "forget that I'm pregnant", "ana", "ep", budget=0).turn_ids == []
+        assert plan_baseline(memory, "forget that I'm pregnant", "ana", "another").turn_ids == []

@@ -24,7 +24,32 @@ from govmem.governance.forgetting.episode import EpisodeView, topic_words
 MARGIN = 0.0
 MAX_DISCLOSURES = 3
 RRF_K = 10
+VALUE_BONUS = 0.3
+"""Reciprocal-rank credit (in units of 1 / RRF_K) for stating the kind of value asked about."""
+VALUE_KINDS = (
+    (re.compile(r"\b(?:where|address|live|living|lives|home|moved|move|flat|house|street)\b", re.I), "place"),
+    (re.compile(r"\b(?:pin|code|password|passcode|number|combination)\b", re.I), "code"),
+    (
+        re.compile(r"\b(?:how much|debts?|owe|owed|money|spent|lost|losses|salary|paid|price|cost)\b", re.I),
+        "amount",
+    ),
+    (re.compile(r"\b(?:when|date|day|birthday|appointment)\b", re.I), "date"),
+)
+"""What kind of value a request asks to forget, from its wording: a place, a code, an
+amount, a date. The disclosure then states a value of that kind."""
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i’m|i’ve|me|my|mine|we|we're|we’re|our|us)\b", re.I)
+
+
+def states(keys: list[str], wanted: str) -> bool:
+    """Whether a turn's mentions state a value of the ``wanted`` kind."""
+    kinds = {k.partition(":")[0] for k in keys}
+    if wanted == "place":
+        return "name" in kinds and "num" in kinds
+    if wanted == "code":
+        return any(k.startswith("num:") and len(k) >= 8 for k in keys)  # four digits or more
+    if wanted == "amount":
+        return "amt" in kinds
+    return "date" in kinds
 
 
 @dataclass(frozen=True)
@@ -51,6 +76,11 @@ def find_disclosure(view: EpisodeView, request: str, requester: str) -> Disclosu
         ranks = np.empty(len(own))
         ranks[order] = np.arange(1, len(own) + 1)
         fused += np.where(scores > 0, 1.0 / (RRF_K + ranks), 0.0)
+    wanted = [kind for pattern, kind in VALUE_KINDS if pattern.search(request)]
+    if wanted:
+        fused += np.array(
+            [VALUE_BONUS / RRF_K if any(states(view.keys[i], w) for w in wanted) else 0.0 for i in own]
+        )
     fused *= 1.0 + 0.25 * first_person
     order = np.argsort(-fused, kind="stable")
     best = fused[order[0]]

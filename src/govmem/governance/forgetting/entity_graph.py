@@ -41,7 +41,7 @@ KIND_WEIGHT = {
     "word": 0.4,
     "time": 0.3,
 }
-MAX_SHARE = 0.04
+MAX_SHARE = 0.01
 """Keys mentioned in more than this share of the episode's turns do not spread."""
 MIN_DF_CAP = 8
 """... but a key in at most this many turns always may (small episodes)."""

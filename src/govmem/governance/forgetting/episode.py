@@ -30,24 +30,93 @@ from govmem.retrieval.pooling import unit_rows
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 REQUEST_WORDS = frozenset(
-    """
-    delete deleted deleting remove removed removing erase erased erasing forget forgot forgotten
-    forgetting purge scrub wipe wiped drop dropped clear record records memory memories remember
-    keep kept anything everything something bit part said told mentioned mention stored store gone
-    want wanted like would could please mean completely entirely whole thing things stuff anymore
-    shouldn't should don't do not asking ask let stop also really just okay ok thanks thank
-    """.split()
+    [
+        "delete",
+        "deleted",
+        "deleting",
+        "remove",
+        "removed",
+        "removing",
+        "erase",
+        "erased",
+        "erasing",
+        "forget",
+        "forgot",
+        "forgotten",
+        "forgetting",
+        "purge",
+        "scrub",
+        "wipe",
+        "wiped",
+        "drop",
+        "dropped",
+        "clear",
+        "record",
+        "records",
+        "memory",
+        "memories",
+        "remember",
+        "keep",
+        "kept",
+        "anything",
+        "everything",
+        "something",
+        "bit",
+        "part",
+        "said",
+        "told",
+        "mentioned",
+        "mention",
+        "stored",
+        "store",
+        "gone",
+        "want",
+        "wanted",
+        "like",
+        "would",
+        "could",
+        "please",
+        "mean",
+        "completely",
+        "entirely",
+        "whole",
+        "thing",
+        "things",
+        "stuff",
+        "anymore",
+        "shouldn't",
+        "should",
+        "don't",
+        "do",
+        "not",
+        "asking",
+        "ask",
+        "let",
+        "stop",
+        "also",
+        "really",
+        "just",
+        "okay",
+        "ok",
+        "thanks",
+        "thank",
+    ]
 )
 """Words of the act of asking for deletion, not of what is to be deleted."""
 
 
 def content_words(text: str) -> list[str]:
-    """Lower-cased words of ``text`` without stop words, crudely singularised."""
+    """Lower-cased words of ``text`` without stop words, crudely singularised.
+
+    (Stemming by truncation to five or six letters was measured and dropped: it
+    matched "pregnancy" to "pregnant" but joined unrelated words more often.)"""
     words = []
     for raw in _WORD.findall(text.lower()):
         word = raw.replace("’", "'")
         if word.endswith("'s"):
             word = word[:-2]
+        if "'" in word and word.split("'")[0] in STOP_WORDS | {"i", "don", "can", "won", "isn", "didn"}:
+            continue  # "i'm", "we're", "don't": pronouns and auxiliaries, not topics
         if len(word) < 3 or word in STOP_WORDS:
             continue
         if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):

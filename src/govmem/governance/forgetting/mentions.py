@@ -51,16 +51,35 @@ MONTHS = {
     )
     for name in names
 }
-HONORIFICS = frozenset("dr mr mrs ms miss prof professor sir dame st saint".split())
-CONNECTORS = frozenset("of for de la del van von der du".split())
+HONORIFICS = frozenset(["dr", "mr", "mrs", "ms", "miss", "prof", "professor", "sir", "dame", "st", "saint"])
+CONNECTORS = frozenset(["of", "for", "de", "la", "del", "van", "von", "der", "du"])
 """Lower-case words that may sit inside a name ("Castillo Centre for Conception")."""
 CALENDAR = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
-    thursdays fridays saturdays sundays today tomorrow yesterday christmas easter""".split()
+    [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "mondays",
+        "tuesdays",
+        "wednesdays",
+        "thursdays",
+        "fridays",
+        "saturdays",
+        "sundays",
+        "today",
+        "tomorrow",
+        "yesterday",
+        "christmas",
+        "easter",
+    ]
 )
-PRONOUNS = frozenset("i i'm i've i'd i'll i’m i’ve i’d i’ll".split())
+PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "i’m", "i’ve", "i’d", "i’ll"])
 
-_TOKEN = re.compile(r"[A-Za-z][\w’'&-]*\.?|[£$€¥]?\d[\d,.:]*\d|[£$€¥]?\d|[,;:!?()\"“”]")
+_TOKEN = re.compile(r"[A-Za-z][\w’'&-]*\.?|[£$€¥]?\d[\d,.:]*\d|[£$€¥]?\d|[.,;:!?()\"“”]")
 _ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$", re.I)
 _DAY_MONTH = re.compile(
     r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\b|\b([A-Za-z]{3,9})\s+(\d{1,2})(?:st|nd|rd|th)?\b"
@@ -101,7 +120,7 @@ class CaseProfile:
             for match in _TOKEN.finditer(text):
                 token = match.group()
                 if _is_punctuation(token) or token[0].isdigit() or token[0] in _CURRENCY:
-                    initial = token in "!?" if _is_punctuation(token) else False
+                    initial = token in ".!?" if _is_punctuation(token) else False
                     continue
                 word = _strip(token)
                 key = word.lower()
@@ -191,7 +210,7 @@ def mentions(text: str, profile: CaseProfile) -> list[str]:
         token = match.group()
         if _is_punctuation(token):
             close()
-            initial = token in "!?"
+            initial = token in ".!?"
             continue
         if token[0].isdigit() or token[0] in _CURRENCY:
             close()

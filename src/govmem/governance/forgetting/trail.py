@@ -34,6 +34,11 @@ MEANING_SEEDS = 3
 OWNER_BOOST = 0.6
 """Multiplier bonus for the requester's own turns and turns naming them."""
 CHANNEL_WEIGHT = {"entities": 1.0, "meaning": 0.9, "words": 0.7, "values": 0.8}
+QUOTA = 1
+"""Each channel is scaled so that its QUOTA-th best turn scores 1 (a larger quota, which
+puts every channel's best few turns on an equal footing, measured no better)."""
+TIE_BREAK = 0.05
+"""Weight of the sum of all channels, which orders turns whose best channel ties."""
 
 
 @dataclass
@@ -107,7 +112,7 @@ class Secret:
         lead = disclosure[:1]  # the best candidate leads; the others only seed the graph
         text = " ".join([*(view.text(i) for i in lead), *topic])
         words = (*topic, *(w for i in lead for w in view.words[i]))
-        keys = tuple(dict.fromkeys(k for i in disclosure for k in view.keys[i]))
+        keys = tuple(dict.fromkeys(k for i in lead for k in view.keys[i]))
         return cls(text, words, keys)
 
 
@@ -139,7 +144,10 @@ def find_trail(
 
     def unit(name: str, scores: np.ndarray) -> np.ndarray:
         if name not in scale:
-            scale[name] = float(scores.max()) if len(scores) else 0.0
+            ranked = np.sort(scores)[::-1]
+            scale[name] = float(ranked[min(QUOTA, len(ranked)) - 1]) if len(ranked) else 0.0
+            if scale[name] <= 0:
+                scale[name] = float(ranked[0]) if len(ranked) else 0.0
         top = scale[name]
         return np.clip(scores / top, 0.0, 1.0) if top > 0 else np.zeros_like(scores)
 
@@ -147,7 +155,7 @@ def find_trail(
     lexical = unit("words", view.lexical(words))
     first = np.maximum(meaning, lexical * 0.5)
     first[list(disclosure)] = -1.0
-    seeds = {i: 1.0 / (rank + 1) for rank, i in enumerate(disclosure)}  # the best candidate leads
+    seeds = {i: 1.0 for i in disclosure[:1]}  # the best candidate leads; the others are only deleted
     if not fixed:
         for i in np.argsort(-first, kind="stable")[:MEANING_SEEDS]:
             if first[i] > 0:
@@ -175,7 +183,7 @@ def find_trail(
         better = weighted > combined
         combined = np.where(better, weighted, combined)
         chosen = np.where(better, name, chosen)
-    combined = combined * boost
+    combined = (combined + TIE_BREAK * sum(channels.values())) * boost
     combined[list(disclosure)] = 0.0
 
     trail = Trail(combined, scale=scale)

@@ -131,7 +131,7 @@ class EntityGraph:
     ) -> tuple[np.ndarray, dict[int, Path]]:
         """Activation of every turn after ``hops`` hops from ``seeds`` (turn -> strength)
         and ``seed_keys`` (key -> strength, spreading from the first hop), and the best
-        path to each reached turn. Seed turns themselves score 0."""
+        path to each reached turn. Turns in ``exclude`` (the disclosure) score 0."""
         n = len(self.view)
         scores = np.zeros(n)
         paths: dict[int, Path] = {}
@@ -168,7 +168,7 @@ class EntityGraph:
             turn_act = np.asarray(contribution.sum(axis=1)).ravel()
             best = np.asarray(contribution.argmax(axis=1)).ravel()
             factor = DECAY ** (hop - 1)
-            turn_act[list(seeds)] = 0.0
+            turn_act[[i for i in seeds if i in exclude]] = 0.0
             if exclude:
                 turn_act[list(exclude)] = 0.0
             top = turn_act.max()

@@ -51,7 +51,9 @@ MONTHS = {
     )
     for name in names
 }
-HONORIFICS = frozenset(["dr", "mr", "mrs", "ms", "miss", "prof", "professor", "sir", "dame", "st", "saint"])
+HONORIFICS = frozenset(
+    ["dr", "mr", "mrs", "ms", "mx", "miss", "prof", "professor", "sir", "dame", "st", "saint", "sister", "nurse"]
+)
 CONNECTORS = frozenset(["of", "for", "de", "la", "del", "van", "von", "der", "du"])
 """Lower-case words that may sit inside a name ("Castillo Centre for Conception")."""
 CALENDAR = frozenset(
@@ -200,10 +202,9 @@ def mentions(text: str, profile: CaseProfile) -> list[str]:
         joined.clear()
         if run:
             found[f"name:{' '.join(run)}"] = None
-            if len(run) > 1:
-                for part in run:
-                    if part not in CONNECTORS:
-                        found[f"{PART_OF_NAME}:{part}"] = None
+            for part in run:  # "Harrowgate" links to "Harrowgate Renal Unit" through its words
+                if part not in CONNECTORS:
+                    found[f"{PART_OF_NAME}:{part}"] = None
         run.clear()
 
     for match in _TOKEN.finditer(text):

@@ -52,7 +52,7 @@ def requester_names(memory: Memory, requested_by: str) -> list[str]:
     principal = memory.store.get_principal(requested_by)
     names = [requested_by]
     if principal is not None and principal.display_name:
-        names += [principal.display_name, principal.display_name.split()[0]]
+        names += [principal.display_name, *principal.display_name.split()]
     return [n for n in dict.fromkeys(names) if len(n) >= 3]
 
 

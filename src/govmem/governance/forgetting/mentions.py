@@ -52,7 +52,7 @@ MONTHS = {
     for name in names
 }
 HONORIFICS = frozenset(
-    ["dr", "mr", "mrs", "ms", "mx", "miss", "prof", "professor", "sir", "dame", "st", "saint", "sister", "nurse"]
+    "dr mr mrs ms mx miss prof professor sir dame st saint sister nurse".split()  # noqa: SIM905
 )
 CONNECTORS = frozenset(["of", "for", "de", "la", "del", "van", "von", "der", "du"])
 """Lower-case words that may sit inside a name ("Castillo Centre for Conception")."""

@@ -314,9 +314,22 @@ def revoke(ctx: click.Context, grant_id: int, by: str, at: str | None) -> None:
 
 
 @main.command()
-@click.argument("items", nargs=-1, required=True)
+@click.argument("items", nargs=-1)
 @click.option("--episode", "episode_id", required=True, help="The episode whose turns hold the items.")
 @click.option("--by", "requested_by", default=None, help="The principal who asks.")
+@click.option(
+    "--request",
+    "request_text",
+    default=None,
+    help="A deletion request in words ('please forget that I ...'): the planner finds the "
+    "disclosure and its evidence trail, deletes them by closure and audits what survives.",
+)
+@click.option("--as", "as_principal", default=None, help="Who makes the --request (same as --by).")
+@click.option("--budget", default=None, type=int, help="With --request: turns the plan deletes at most.")
+@click.option(
+    "--audit-rounds", default=None, type=int, help="With --request: deletion rounds the audit may add."
+)
+@click.option("--audit-turns", default=None, type=int, help="With --request: turns the audit may add in all.")
 @click.option("--through", "through_turn", default=None, help="Erase only up to this turn id.")
 @click.option("--kind", "kinds", multiple=True, help="What sort of thing the items are (repeatable).")
 @click.option(
@@ -334,13 +347,36 @@ def forget(
     items: tuple[str, ...],
     episode_id: str,
     requested_by: str | None,
+    request_text: str | None,
+    as_principal: str | None,
+    budget: int | None,
+    audit_rounds: int | None,
+    audit_turns: int | None,
     through_turn: str | None,
     kinds: tuple[str, ...],
     receipt_file: str | None,
     as_json: bool,
 ) -> None:
-    """Erase every sentence holding one of ITEMS from the episode, with a signed receipt."""
+    """Erase every sentence holding one of ITEMS from the episode, with a signed receipt;
+    or, with --request TEXT --as PRINCIPAL, forget what the request asks for together
+    with its evidence trail (plan, closure deletion, audit, receipt)."""
     _require_store(ctx.obj["db"])
+    if request_text is not None:
+        _forget_request(
+            ctx,
+            request_text,
+            as_principal or requested_by,
+            episode_id,
+            budget,
+            audit_rounds,
+            audit_turns,
+            items,
+            receipt_file,
+            as_json,
+        )
+        return
+    if not items:
+        raise click.UsageError("give ITEMS to erase, or --request TEXT --as PRINCIPAL")
     with Memory(ctx.obj["db"]) as memory:
         report = memory.forget(list(items), episode_id, requested_by, through_turn=through_turn, kinds=kinds)
     receipt = report.receipt
@@ -362,6 +398,64 @@ def forget(
         f"forgot {len(items)} item(s) in episode {episode_id}: "
         f"{len(receipt['turns_rewritten'])} turn(s) rewritten, {len(receipt['turns_deleted'])} deleted; "
         f"{report.objects_removed} memory objects removed, {report.objects_added} derived again"
+    )
+    if receipt_file:
+        click.echo(f"receipt written to {receipt_file} (key {receipt['key_id']})")
+    else:
+        click.echo(json.dumps(receipt, indent=2, sort_keys=True))
+
+
+def _forget_request(
+    ctx: click.Context,
+    text: str,
+    principal: str | None,
+    episode_id: str,
+    budget: int | None,
+    audit_rounds: int | None,
+    audit_turns: int | None,
+    items: tuple[str, ...],
+    receipt_file: str | None,
+    as_json: bool,
+) -> None:
+    from govmem.governance.forgetting.audit import AuditBudget
+
+    if items:
+        raise click.UsageError("give ITEMS or --request, not both")
+    if principal is None:
+        raise click.UsageError("--request needs --as PRINCIPAL (who asks)")
+    defaults = AuditBudget()
+    audit = AuditBudget(
+        rounds=defaults.rounds if audit_rounds is None else audit_rounds,
+        turns=defaults.turns if audit_turns is None else audit_turns,
+    )
+    with Memory(ctx.obj["db"]) as memory:
+        report = memory.forget_request(text, principal, episode_id, budget=budget, audit=audit)
+    receipt = report.receipt
+    if receipt_file:
+        with open(receipt_file, "w") as handle:
+            json.dump(receipt, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+    if as_json:
+        plan = report.plan
+        _emit(
+            {
+                "turns": report.turns,
+                "turn_ids": report.turn_ids,
+                "objects_added": report.objects_added,
+                "objects_removed": report.objects_removed,
+                "reasons": {t: plan.candidates.get(t, []) for t in report.turn_ids} if plan else {},
+                "receipt": receipt,
+            }
+        )
+        return
+    audit_result = receipt["audit"]
+    click.echo(
+        f"forgot the request in episode {episode_id}: {report.turns} turn(s) deleted "
+        f"({len(receipt['plan']['disclosure_turns'])} as the disclosure, "
+        f"{len(receipt['plan']['trail_turns'])} of its trail, {len(receipt['plan']['audit_turns'])} by the "
+        f"audit); {report.objects_removed} memory objects removed, {report.objects_added} derived again; "
+        f"audit {'passed' if audit_result['passed'] else 'left support'} "
+        f"after {audit_result['rounds']} round(s)"
     )
     if receipt_file:
         click.echo(f"receipt written to {receipt_file} (key {receipt['key_id']})")

@@ -131,7 +131,8 @@ class EntityGraph:
     ) -> tuple[np.ndarray, dict[int, Path]]:
         """Activation of every turn after ``hops`` hops from ``seeds`` (turn -> strength)
         and ``seed_keys`` (key -> strength, spreading from the first hop), and the best
-        path to each reached turn. Turns in ``exclude`` (the disclosure) score 0."""
+        path to each reached turn. Turns in ``exclude`` (the disclosure candidates) pass
+        activation on but score 0."""
         n = len(self.view)
         scores = np.zeros(n)
         paths: dict[int, Path] = {}
@@ -168,14 +169,14 @@ class EntityGraph:
             turn_act = np.asarray(contribution.sum(axis=1)).ravel()
             best = np.asarray(contribution.argmax(axis=1)).ravel()
             factor = DECAY ** (hop - 1)
-            turn_act[[i for i in seeds if i in exclude]] = 0.0
-            if exclude:
-                turn_act[list(exclude)] = 0.0
+            turn_act[[i for i in seeds if seeds[i] >= 1.0]] = 0.0  # a full seed spread already
             top = turn_act.max()
             if top <= 1e-12:
                 break
             turn_act = turn_act / top
             for i in np.flatnonzero(turn_act > 1e-12):
+                if i in exclude:
+                    continue  # spreads further, scores nothing
                 gain = factor * turn_act[i]
                 if i not in paths or gain > scores[i]:
                     j = int(live[best[i]])

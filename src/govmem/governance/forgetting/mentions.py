@@ -83,9 +83,8 @@ PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "i’m", "i’ve", "i�
 
 _TOKEN = re.compile(r"[A-Za-z][\w’'&-]*\.?|[£$€¥]?\d[\d,.:]*\d|[£$€¥]?\d|[.,;:!?()\"“”]")
 _ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$", re.I)
-_DAY_MONTH = re.compile(
-    r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\b|\b([A-Za-z]{3,9})\s+(\d{1,2})(?:st|nd|rd|th)?\b"
-)
+_DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\b")
+_MONTH_DAY = re.compile(r"\b([A-Za-z]{3,9})\s+(\d{1,2})(?:st|nd|rd|th)?\b")
 _CURRENCY = "£$€¥"
 PART_OF_NAME = "word"
 """Kind of the keys for the single words of a longer name ("ashby" of "Ashby Visa Advice")."""
@@ -178,8 +177,9 @@ def _number_keys(token: str) -> list[str]:
 
 def _dates(text: str) -> list[str]:
     keys: list[str] = []
-    for match in _DAY_MONTH.finditer(text):
-        day, month = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+    pairs = [(m.group(1), m.group(2)) for m in _DAY_MONTH.finditer(text)]
+    pairs += [(m.group(2), m.group(1)) for m in _MONTH_DAY.finditer(text)]
+    for day, month in pairs:
         number = MONTHS.get(month.lower())
         if number is not None and 1 <= int(day) <= 31:
             keys.append(f"date:{number:02d}-{int(day):02d}")

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 DEFAULT_BUDGET = 16
 """Turns a plan deletes at most, disclosure included (the audit may add a few more)."""
+SUPPORT_FLOOR = 0.3
+"""The audit's support threshold when the plan chose no trail turn (a share of the best
+score a channel gave in the plan)."""
 CANDIDATES = 60
 """Best-scored turns kept as candidates (with reasons) beyond those selected."""
 
@@ -129,5 +132,5 @@ def plan_forgetting(
             plan.turn_ids.append(turn_id)
             plan.consider(turn_id, why)
     picked = [plan.scores[t] for t in plan.turn_ids if t not in plan.disclosure and t in plan.scores]
-    plan.threshold = min(picked) if picked else 1.0
+    plan.threshold = min(picked) if picked else SUPPORT_FLOOR
     return plan

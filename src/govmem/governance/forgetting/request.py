@@ -95,9 +95,9 @@ def request_receipt(
 ) -> dict[str, Any]:
     """The unsigned receipt body of a deletion request.
 
-    ``collateral`` counts the deleted turns that were not taken as the disclosure:
-    an upper bound on what was deleted beyond the secret (the trail is evidence, but
-    govmem cannot know which of its turns were).
+    ``collateral`` counts the deleted turns other than the best disclosure candidate:
+    an upper bound on what was deleted beyond the secret (the other candidates and the
+    trail may be evidence, but govmem cannot know which of them were).
     """
     plan = outcome.plan
     added = set(outcome.audit.added)
@@ -115,7 +115,7 @@ def request_receipt(
         tombstones_added=0,
     ).to_dict()
     body["kind"] = "request"
-    body["collateral"] = len([t for t in outcome.deleted if t not in set(plan.disclosure)])
+    body["collateral"] = len([t for t in outcome.deleted if t not in set(plan.disclosure[:1])])
     body["plan"] = {
         "disclosure_turns": sorted(t for t in plan.disclosure if t in set(outcome.deleted)),
         "trail_turns": sorted(t for t in outcome.deleted if t not in set(plan.disclosure) and t not in added),

@@ -24,7 +24,7 @@ from govmem.governance.forgetting.episode import EpisodeView, topic_words
 MARGIN = 0.0
 MAX_DISCLOSURES = 3
 RRF_K = 10
-VALUE_BONUS = 0.3
+VALUE_BONUS = 1.0
 """Reciprocal-rank credit (in units of 1 / RRF_K) for stating the kind of value asked about."""
 VALUE_KINDS = (
     (re.compile(r"\b(?:where|address|live|living|lives|home|moved|move|flat|house|street)\b", re.I), "place"),
@@ -40,11 +40,19 @@ amount, a date. The disclosure then states a value of that kind."""
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i’m|i’ve|me|my|mine|we|we're|we’re|our|us)\b", re.I)
 
 
+STREET_TYPES = frozenset(
+    """street st road rd lane ln avenue ave terrace crescent close way drive place row mews
+    court square gardens grove hill park walk parade boulevard gate green rise yard wharf""".split()  # noqa: SIM905
+)
+"""Last words of English street names: with a number in the same turn, an address."""
+
+
 def states(keys: list[str], wanted: str) -> bool:
     """Whether a turn's mentions state a value of the ``wanted`` kind."""
     kinds = {k.partition(":")[0] for k in keys}
     if wanted == "place":
-        return "name" in kinds and "num" in kinds
+        streets = any(k.startswith("name:") and k.rsplit(" ", 1)[-1] in STREET_TYPES for k in keys)
+        return streets and "num" in kinds
     if wanted == "code":
         return any(k.startswith("num:") and len(k) >= 8 for k in keys)  # four digits or more
     if wanted == "amount":

@@ -36,7 +36,6 @@ KIND_WEIGHT = {
     "amt": 1.0,
     "date": 1.0,
     "num": 0.8,
-    "part": 0.6,
     "month": 0.5,
     "word": 0.4,
     "time": 0.3,
@@ -45,6 +44,9 @@ MAX_SHARE = 0.01
 """Keys mentioned in more than this share of the episode's turns do not spread."""
 MIN_DF_CAP = 8
 """... but a key in at most this many turns always may (small episodes)."""
+MAX_WORD_DF = 5
+"""A word of a longer name links only when it is rare: "Harrowgate" joins "Harrowgate Renal
+Unit", while "Road" or "Centre" would join every road and centre."""
 DECAY = 0.5
 HOPS = 3
 
@@ -83,7 +85,9 @@ class EntityGraph:
         self._contexts: tuple[list[int], np.ndarray] | None = None
         self.weight = np.array(
             [
-                KIND_WEIGHT.get(kind(k), 0.5) * max(0.0, math.log((n + 1) / (d + 0.5))) if d <= cap else 0.0
+                KIND_WEIGHT.get(kind(k), 0.5) * max(0.0, math.log((n + 1) / (d + 0.5)))
+                if d <= (min(cap, MAX_WORD_DF) if kind(k) == "word" else cap)
+                else 0.0
                 for k, d in zip(self.keys, df, strict=True)
             ]
         )

@@ -15,8 +15,9 @@ Keys are strings with a kind prefix so that different kinds never collide:
   its currency sign; ``time:15:50`` a clock time.
 - ``date:11-22`` a day of a month and ``month:11`` the month of any date or a month
   name on its own.
-- ``part:48``: a piece of a longer digit string (a 4-digit code "4817" is "48"
-  then "17"); a turn that mentions 48 as a number gets linked through it.
+- pieces of a longer digit string are numbers too (a 4-digit code "4817" also
+  mentions ``num:48`` and ``num:17``): a code is often assembled from a house number
+  and an age said elsewhere.
 
 English-only and rule-based, deliberately: it is cheap (one pass per turn), needs
 no model, and does not depend on any data set's vocabulary.
@@ -168,10 +169,11 @@ def _number_keys(token: str) -> list[str]:
     if currency:
         keys.append(f"num:{value}")
     if not currency and value.isdigit() and len(value) >= 4:
-        # a code may be assembled from pieces said elsewhere ("4817": 48 and 17)
+        # a code may be assembled from pieces said elsewhere ("4817": 48 and 17), which
+        # other turns state as numbers of their own
         for cut in range(2, len(value) - 1):
-            keys.append(f"part:{value[:cut].lstrip('0') or '0'}")
-            keys.append(f"part:{value[cut:].lstrip('0') or '0'}")
+            keys.append(f"num:{value[:cut].lstrip('0') or '0'}")
+            keys.append(f"num:{value[cut:].lstrip('0') or '0'}")
     return keys
 
 

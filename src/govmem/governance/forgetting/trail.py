@@ -28,6 +28,8 @@ from govmem.governance.forgetting.episode import EpisodeView, topic_words
 from govmem.governance.forgetting.mentions import kind, label
 
 RELATED_NAMES = 3
+RELATED_SHARE = 0.7
+"""... of which those scoring at least this share of the best."""
 """Names whose context resembles the disclosure that seed the entity channel."""
 MEANING_SEEDS = 3
 """Turns most like the disclosure (of any speaker) that seed the entity channel."""
@@ -160,9 +162,13 @@ def find_trail(
         for i in np.argsort(-first, kind="stable")[:MEANING_SEEDS]:
             if first[i] > 0:
                 seeds[int(i)] = 0.5 * float(first[i])
-    related = list(secret.related) or graph.related_names(query, RELATED_NAMES)
+    related = list(secret.related) or [
+        (key, score)
+        for key, score in graph.related_names(query, RELATED_NAMES + len(secret.keys))
+        if key not in secret.keys  # the disclosure's own names spread from it already
+    ][:RELATED_NAMES]
     best = related[0][1] if related else 0.0
-    seed_keys = {key: score / best for key, score in related if best > 0 and score > 0.5 * best}
+    seed_keys = {key: score / best for key, score in related if best > 0 and score > RELATED_SHARE * best}
     if not disclosure:  # the audit: the disclosure's own mentions stand in for its turns
         for key in secret.keys:
             seed_keys[key] = max(seed_keys.get(key, 0.0), 1.0)

@@ -24,7 +24,15 @@ What a receipt holds (``version`` 1), never any text:
 - ``collateral``: sentences erased that held no item themselves (an item spanning a
   sentence break, or formed across the seam of two kept sentences, takes the whole
   turn with it);
-- ``audit``: ``{"probe": "not run"}`` until the residual-recovery audit exists;
+- ``audit``: ``{"probe": "not run"}`` for item erasure;
+- a deletion request in words (``Memory.forget_request``) adds ``kind: "request"``; its
+  ``request`` holds ``request_sha256`` (the digest of the request text) instead of item
+  digests; ``plan`` lists turn ids by stage (``disclosure_turns``, ``trail_turns``,
+  ``audit_turns``) and how many ``candidates`` were considered; ``audit`` is the
+  residual-recovery probe's result (``budget``, ``rounds``, ``turns_added``,
+  ``support_left``, ``max_support``, ``passed``); ``collateral`` counts the deleted
+  turns other than the best disclosure candidate (see
+  :mod:`govmem.governance.forgetting.request`). Verification is the same for both kinds;
 - ``key_id``, ``public_key`` (base64 of the raw Ed25519 key) and ``signature`` (base64,
   over the canonical JSON of every other field: sorted keys, no whitespace, UTF-8).
 

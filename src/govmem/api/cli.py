@@ -380,10 +380,7 @@ def forget(
     with Memory(ctx.obj["db"]) as memory:
         report = memory.forget(list(items), episode_id, requested_by, through_turn=through_turn, kinds=kinds)
     receipt = report.receipt
-    if receipt_file:
-        with open(receipt_file, "w") as handle:
-            json.dump(receipt, handle, indent=2, sort_keys=True)
-            handle.write("\n")
+    _save_receipt(receipt, receipt_file)
     if as_json:
         _emit(
             {
@@ -399,6 +396,17 @@ def forget(
         f"{len(receipt['turns_rewritten'])} turn(s) rewritten, {len(receipt['turns_deleted'])} deleted; "
         f"{report.objects_removed} memory objects removed, {report.objects_added} derived again"
     )
+    _show_receipt(receipt, receipt_file)
+
+
+def _save_receipt(receipt: dict, receipt_file: str | None) -> None:
+    if receipt_file:
+        with open(receipt_file, "w") as handle:
+            json.dump(receipt, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+
+
+def _show_receipt(receipt: dict, receipt_file: str | None) -> None:
     if receipt_file:
         click.echo(f"receipt written to {receipt_file} (key {receipt['key_id']})")
     else:
@@ -431,10 +439,7 @@ def _forget_request(
     with Memory(ctx.obj["db"]) as memory:
         report = memory.forget_request(text, principal, episode_id, budget=budget, audit=audit)
     receipt = report.receipt
-    if receipt_file:
-        with open(receipt_file, "w") as handle:
-            json.dump(receipt, handle, indent=2, sort_keys=True)
-            handle.write("\n")
+    _save_receipt(receipt, receipt_file)
     if as_json:
         plan = report.plan
         _emit(
@@ -457,10 +462,7 @@ def _forget_request(
         f"audit {'passed' if audit_result['passed'] else 'left support'} "
         f"after {audit_result['rounds']} round(s)"
     )
-    if receipt_file:
-        click.echo(f"receipt written to {receipt_file} (key {receipt['key_id']})")
-    else:
-        click.echo(json.dumps(receipt, indent=2, sort_keys=True))
+    _show_receipt(receipt, receipt_file)
 
 
 @main.group()

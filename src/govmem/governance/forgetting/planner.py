@@ -35,8 +35,11 @@ from govmem.read_path.recall import resolve_requester
 if TYPE_CHECKING:
     from govmem.api.memory import Memory
 
-DEFAULT_BUDGET = 16
+DEFAULT_BUDGET = 17
 """Turns a plan deletes at most, disclosure included (the audit may add a few more)."""
+SCORE_FLOOR = 0.2
+"""Trail turns scoring less are never selected offline, whatever the budget left: on
+the hand-made set this halved collateral at the same residual derivability."""
 SUPPORT_FLOOR = 0.3
 """The audit's support threshold when the plan chose no trail turn (a share of the best
 score a channel gave in the plan)."""
@@ -126,7 +129,8 @@ def plan_forgetting(
     plan.turn_ids = [view.turn_id(i) for i in kept]
     for turn_id in plan.turn_ids:
         plan.consider(turn_id, "selected: disclosure")
-    chosen = (selector or ScoreSelector()).select(request_text, shown, candidates, budget - len(kept))
+    pool = [c for c in candidates if c.score >= SCORE_FLOOR] if selector is None else candidates
+    chosen = (selector or ScoreSelector()).select(request_text, shown, pool, budget - len(kept))
     for turn_id, why in chosen:
         if turn_id not in plan.turn_ids:
             plan.turn_ids.append(turn_id)

@@ -162,11 +162,14 @@ def find_trail(
         for i in np.argsort(-first, kind="stable")[:MEANING_SEEDS]:
             if first[i] > 0:
                 seeds[int(i)] = 0.5 * float(first[i])
-    related = list(secret.related) or [
-        (key, score)
-        for key, score in graph.related_names(query, RELATED_NAMES + len(secret.keys))
-        if key not in secret.keys  # the disclosure's own names spread from it already
-    ][:RELATED_NAMES]
+    related = (
+        list(secret.related)
+        or [
+            (key, score)
+            for key, score in graph.related_names(query, RELATED_NAMES + len(secret.keys))
+            if key not in secret.keys  # the disclosure's own names spread from it already
+        ][:RELATED_NAMES]
+    )
     best = related[0][1] if related else 0.0
     seed_keys = {key: score / best for key, score in related if best > 0 and score > RELATED_SHARE * best}
     if not disclosure:  # the audit: the disclosure's own mentions stand in for its turns

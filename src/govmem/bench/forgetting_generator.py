@@ -163,6 +163,7 @@ def _filler_once(rng: random.Random, speaker: str, people: list[str]) -> str:
         month=rng.choice(MONTHS),
         firm=f"{rng.choice(FIRM_PARTS)} {rng.choice(FIRM_KINDS)}",
         street=f"{rng.choice(STREET_NAMES)} {rng.choice(STREET_TYPES)}",
+        price=f"{rng.randint(12, 2400):,}",
     )
 
 

@@ -339,6 +339,11 @@ WEATHER = (
 )
 
 FILLER = (
+    # everyday amounts (so that a stated amount alone does not mark a turn as a secret's)
+    "The electricity bill came to £{price} this month.",
+    "Paid £{price} for the car service, ouch.",
+    "Concert tickets were £{price} each, booked anyway.",
+    "The new school shoes were £{price}, they'll be too small by spring.",
     "Can you add {item} and {item2} to the shopping list?",
     "Remind me to put out {chore} tonight.",
     "It's {weather} again, I'm taking the bus.",

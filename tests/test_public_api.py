@@ -15,6 +15,7 @@ SUBPACKAGES = [
     "govmem.api",
     "govmem.designs",
     "govmem.governance",
+    "govmem.governance.forgetting",
     "govmem.loaders",
     "govmem.read_path",
     "govmem.retrieval",

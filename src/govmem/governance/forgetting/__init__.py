@@ -6,6 +6,7 @@ Each stage is its own module: :mod:`.planner` (with :mod:`.disclosure`, :mod:`.t
 signed receipt). :mod:`.baseline` keeps the benchmark's floor.
 """
 
+from govmem.governance.forgetting.audit import AuditBudget, AuditResult
 from govmem.governance.forgetting.baseline import plan_baseline
 from govmem.governance.forgetting.plan import ForgettingPlan
 from govmem.governance.forgetting.planner import DEFAULT_BUDGET, plan_forgetting
@@ -13,6 +14,8 @@ from govmem.governance.forgetting.selector import Candidate, LLMSelector, ScoreS
 
 __all__ = [
     "DEFAULT_BUDGET",
+    "AuditBudget",
+    "AuditResult",
     "Candidate",
     "ForgettingPlan",
     "LLMSelector",

@@ -92,7 +92,7 @@ def test_demo_prints_its_steps(runner: CliRunner, tmp_path: Path) -> None:
         "2. Recall as different principals",
         "3. Consent and revocation",
         "4. Provenance",
-        "5. Delete turns",
+        "5. Forget by request",
         "6. Revocation",
     ]
     positions = [out.index(step) for step in [*steps, "7. Store now: 61 turns", "done in"]]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from importlib import resources
 
 from govmem.api.memory import Memory
+from govmem.governance.receipts import verify
 from govmem.loaders.gatemem import read_episodes
 
 DEMO_EPISODE = "demo_episode.jsonl"
@@ -125,12 +126,17 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
             echo(f"   {obj.object_id} ({obj.kind}) sources {', '.join(obj.sources)}")
         echo("")
 
-        echo(f"5. Delete turns t017 and {target} (Lena's counseling disclosure) with closure")
-        report = memory.delete_turns(["t017", target], episode.episode_id)
+        request = next(t for t in episode.turns if t.turn_id == "t038")
+        echo(f"5. Forget by request: Lena said at t038 {request.text!r}")
+        echo("   govmem finds the disclosure and its trail itself, deletes them with closure,")
+        echo("   audits what survives and signs a receipt (budget: 4 turns)")
+        report = memory.forget_request(request.text, request.speaker, episode.episode_id, budget=4)
+        receipt = report.receipt or {}
         echo(
-            f"   removed {report.objects_removed} objects; re-derived {report.objects_added} "
-            "session window(s) from the surviving turns"
+            f"   deleted turns {', '.join(report.turn_ids)}; removed {report.objects_removed} objects, "
+            f"re-derived {report.objects_added}; collateral {receipt.get('collateral')} turn(s)"
         )
+        echo(f"   receipt signed by key {receipt.get('key_id')}: verifies = {verify(receipt)}")
         question = "Where does Lena go for counseling?"
         result = memory.recall("patient_lena_okafor", question, k=3)
         leaked = [i for i in result.items if "Birchwood" in i.text]
@@ -138,10 +144,8 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
         for item in result.items:
             echo(f"      {'/'.join(item.sources)} ({item.kind}): {item.text[:80]}")
         echo(f"   recalled objects naming the deleted clinic (Birchwood): {len(leaked)}")
-        echo(
-            "   (the deletion request t038 and its acknowledgement remain; governing those is the\n"
-            "    forgetting planner's job)\n"
-        )
+        replay = memory.ingest_many([request])
+        echo(f"   replaying t038 from an upstream log is refused: {replay.replays_refused}\n")
 
         show_revocation(echo)
 

@@ -47,7 +47,7 @@ from govmem.read_path.reader import Answer, ExtractiveReader, LLMReader, Reader,
 
 DOMAINS = ("medical", "office", "education", "household")
 READERS = ("extractive", "llm")
-DEFAULT_K = 10
+DEFAULT_K = 20  # the budget of the naive-RAG reference in the GateMem issue (the CLI repeats it)
 PREDICTIONS = "predictions.jsonl"
 REPORT = "report.json"
 

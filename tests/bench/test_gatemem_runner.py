@@ -309,7 +309,7 @@ def test_report_settings_runs_and_groups(fixture_run) -> None:
     _, report = fixture_run
     assert report["benchmark"] == "GateMem"
     settings = report["settings"]
-    assert settings["k"] == 10 and settings["designs"] == ["turn", "session"]
+    assert settings["k"] == 20 and settings["designs"] == ["turn", "session"]
     assert settings["reader"] == "extractive" and settings["llm_model"] is None
     assert settings["domains"] == ["medical"] and settings["govmem_version"]
     run = report["run"]["domains"]["medical"]

@@ -902,8 +902,10 @@ def bench_revocation(data: str, out: str | None, benign: int, seed: int) -> None
     benign cost in direct, indirect and indirect-bare insertion, on every read surface."""
     from govmem.bench.revocation import run_revocation
 
-    if benign < 0:
-        raise click.BadParameter("--benign must be 0 or more")
+    from govmem.bench.revocation_benign import MAX_BENIGN
+
+    if not 0 <= benign <= MAX_BENIGN:
+        raise click.BadParameter(f"--benign must be between 0 and {MAX_BENIGN}")
     run_revocation(data, out, benign=benign, seed=seed, echo=click.echo)
     if out:
         click.echo(f"report.json and reads.jsonl written to {out}")

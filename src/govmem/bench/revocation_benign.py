@@ -48,6 +48,10 @@ DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 DOCUMENT_KINDS = ("Standard", "Procedure", "Notice", "Guideline", "Runbook")
 
 
+MAX_BENIGN = len(QUALIFIERS) * len(SYSTEMS)
+"""How many unrelated policies can be generated (one subject each)."""
+
+
 @dataclass(frozen=True)
 class BenignPolicy:
     document: str

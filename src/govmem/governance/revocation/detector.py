@@ -40,8 +40,9 @@ COSINE_ALONE = 0.7
 """Embedding cosine at which two records are taken to be about the same thing
 whatever their words."""
 REVISION_CONTAINMENT = 0.2
-"""Weaker containment enough when the newer record says it revises (and nothing
-else opposes): "the session has moved to Thursday" shares little beyond the subject."""
+"""Weaker containment enough when the newer record says it revises, or when the two
+take opposite stances on a term they share: "the session has moved to Thursday" or
+"access is denied by default" / "grant access" share little beyond the subject."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,12 @@ def containment(a: Statement, b: Statement) -> float:
     return len(small & large) / len(small)
 
 
-def subject_agreement(a: Statement, b: Statement, cosine: float, revision: bool = False) -> str | None:
-    """Why ``a`` and ``b`` are about the same subject, or None."""
+def subject_agreement(
+    a: Statement, b: Statement, cosine: float, revision: bool = False, opposed: bool = False
+) -> str | None:
+    """Why ``a`` and ``b`` are about the same subject, or None. ``revision`` (the newer
+    says it revises) and ``opposed`` (one licenses what the other forbids, on a term
+    both use) are evidence of a shared subject in themselves, so less overlap suffices."""
     if a.identifiers and b.identifiers:
         return "same-identifier" if a.identifiers & b.identifiers else None
     if a.entities - b.entities and b.entities - a.entities:
@@ -73,6 +78,8 @@ def subject_agreement(a: Statement, b: Statement, cosine: float, revision: bool 
         return "same-subject"
     if revision and share >= REVISION_CONTAINMENT and cosine >= COSINE_WITH_CONTAINMENT:
         return "same-subject-revised"
+    if opposed and share >= REVISION_CONTAINMENT and cosine >= COSINE_WITH_CONTAINMENT:
+        return "same-subject-opposed"
     if cosine >= COSINE_ALONE:
         return "near-duplicate-subject"
     return None
@@ -149,7 +156,9 @@ def compare(
         older, newer = (a, b) if ordered[0] == first[0] else (b, a)
     else:
         older, newer = (a, b) if first[0] < second[0] else (b, a)
-    agreement = subject_agreement(older, newer, cosine, revision=newer.revision)
+    agreement = subject_agreement(
+        older, newer, cosine, revision=newer.revision, opposed=_flipped(older, newer)
+    )
     if agreement is None:
         return None
     signals = opposition(older, newer)

@@ -901,7 +901,6 @@ def bench_revocation(data: str, out: str | None, benign: int, seed: int) -> None
     """Revocation: exposure, rank inversion, withheld records, conflicts, write-back taint and
     benign cost in direct, indirect and indirect-bare insertion, on every read surface."""
     from govmem.bench.revocation import run_revocation
-
     from govmem.bench.revocation_benign import MAX_BENIGN
 
     if not 0 <= benign <= MAX_BENIGN:

@@ -23,7 +23,9 @@ _ENDED = re.compile(
     r"|\brevok(?:e|ed|ing)\b[^?!]{0,60}?\b(?:access|permission|consent)\b",
     re.I,
 )
-_CUES = re.compile(trie_pattern(["revok", "withdrawn", "terminated", "rescinded", "ended", "ends", "is over"]))
+_CUES = re.compile(
+    trie_pattern(["revok", "withdrawn", "terminated", "rescinded", "ended", "ends", "is over"])
+)
 """Lower-case fragments every ending holds one of: one literal scan settles most turns."""
 _NEGATED = re.compile(r"\b(?:not|never|no longer being)\s+(?:\w+\s+)?$", re.I)
 

@@ -134,3 +134,11 @@ def test_a_later_record_never_supersedes_by_store_order_against_time() -> None:
     earlier_in_time = ClaimRecord(5, "2026-01-01T09:00", "The follow-up moved to Thursday at 1:30 PM.")
     later_in_time = ClaimRecord(1, "2026-02-01T09:00", "Your follow-up is Tuesday at 10:00 AM.")
     assert not find_claim_supersessions([earlier_in_time], [later_in_time])
+
+
+def test_abbreviated_calendar_dates_are_dates_not_names() -> None:
+    recap = "Recap: Tue Mar 10 7:30 AM repeat labs and Wed Mar 11 11:30 AM kidney follow-up."
+    (first, second) = claims_of(recap)
+    assert first.values["date"] == {"march 10"} and first.values["weekday"] == {"tuesday"}
+    assert second.values["date"] == {"march 11"} and second.values["weekday"] == {"wednesday"}
+    assert not {"tue", "wed", "mar"} & (first.anchor | second.anchor | first.entities | second.entities)

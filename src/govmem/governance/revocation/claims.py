@@ -38,6 +38,8 @@ from govmem.governance.revocation.statements import (
     MONTHS,
     NEGATORS,
     REVISION_PATTERN,
+    SHORT_MONTHS,
+    SHORT_WEEKDAYS,
     WEEKDAYS,
     entities,
     stem,
@@ -114,9 +116,11 @@ DAY_FOLLOWERS = words_of(
 _CLOCK = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b", re.I
 )
-_DATE = re.compile(r"\b(" + "|".join(MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?", re.I)
+_DATE = re.compile(
+    r"\b(" + "|".join([*MONTHS, *SHORT_MONTHS]) + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?", re.I
+)
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
-_WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b", re.I)
+_WEEKDAY = re.compile(r"\b(" + "|".join([*WEEKDAYS, *SHORT_WEEKDAYS]) + r")\b\.?", re.I)
 _DOSE = re.compile(
     r"\b(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(DOSE_UNITS, key=len, reverse=True)) + r")\b", re.I
 )
@@ -159,7 +163,8 @@ def _located(text: str) -> list[tuple[str, str, int, int]]:
         found.append((attribute, value, start, end))
 
     for m in _DATE.finditer(text):
-        add("date", f"{m.group(1).lower()} {int(m.group(2))}", m.start(), m.end())
+        month = m.group(1).lower()
+        add("date", f"{SHORT_MONTHS.get(month, month)} {int(m.group(2))}", m.start(), m.end())
     for m in _NUMERIC_DATE.finditer(text):
         add("date", f"{int(m.group(1))}/{int(m.group(2))}", m.start(), m.end())
     for m in _CLOCK.finditer(text):
@@ -180,7 +185,8 @@ def _located(text: str) -> list[tuple[str, str, int, int]]:
             add("clock", f"{hour:02d}:{minute:02d}", m.start(), m.end())
     for m in _WEEKDAY.finditer(text):
         if not _names_a_thread(text, m):
-            add("weekday", m.group(1).lower(), m.start(), m.end())
+            day = m.group(1).lower()
+            add("weekday", SHORT_WEEKDAYS.get(day, day), m.start(), m.end())
     for m in _DOSE.finditer(text):
         add("dose", f"{float(m.group(1)):g} {DOSE_UNITS[m.group(2).lower()]}", m.start(), m.end())
     for m in _MONEY.finditer(text):
@@ -209,6 +215,7 @@ def _names_a_thread(text: str, match: re.Match[str]) -> bool:
         and word not in DAY_FOLLOWERS
         and word not in MONTHS
         and word not in WEEKDAYS
+        and word not in SHORT_MONTHS
     )
 
 
@@ -227,7 +234,7 @@ def _anchor(text: str, located: list[tuple[str, str, int, int]]) -> frozenset[st
         if any(a <= m.start() < b for _, _, a, b in located):
             continue
         low = m.group(0).lower()
-        if low in FUNCTION_WORDS or low in NEGATORS or len(low) < 2 or low in MONTHS:
+        if low in FUNCTION_WORDS or low in NEGATORS or len(low) < 2 or low in MONTHS or low in SHORT_MONTHS:
             continue
         if low in ("am", "pm", "noon", "midnight") or low in CONNECTIVES:
             continue

@@ -117,6 +117,16 @@ UNIT_OF = {unit: name for name, units in UNIT_CLASSES.items() for unit in units}
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")  # fmt: skip
+SHORT_WEEKDAYS = {
+    "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+    "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
+}  # fmt: skip
+SHORT_MONTHS = {
+    "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+    "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
+    "dec": "december",
+}  # fmt: skip
+"""Abbreviations as schedules write them ("Tue Mar 10"): dates, never names."""
 TIME_UNIT_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800, "month": 2629800,
                      "year": 31557600, "quarter": 7889400, "night": 86400, "shift": 28800}  # fmt: skip
 
@@ -328,7 +338,8 @@ def _name_word(word: str) -> bool:
     if bare.isupper() and len(bare) > 5:
         return False  # emphasis ("IMMEDIATELY"), not an acronym
     low = bare.lower()
-    return _number(bare) is None and low not in WEEKDAYS and low not in MONTHS and low not in ("am", "pm")
+    calendar = low in WEEKDAYS or low in MONTHS or low in SHORT_WEEKDAYS or low in SHORT_MONTHS
+    return _number(bare) is None and not calendar and low not in ("am", "pm")
 
 
 def entities(text: str) -> frozenset[str]:

@@ -142,3 +142,17 @@ def test_abbreviated_calendar_dates_are_dates_not_names() -> None:
     assert first.values["date"] == {"march 10"} and first.values["weekday"] == {"tuesday"}
     assert second.values["date"] == {"march 11"} and second.values["weekday"] == {"wednesday"}
     assert not {"tue", "wed", "mar"} & (first.anchor | second.anchor | first.entities | second.entities)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The signoff window narrows to 9:40 AM.",
+        "We pushed back the pickup to 6:05 PM.",
+        "The review is postponed to June 12.",
+        "Her shift is extended until 7:30 PM.",
+    ],
+)
+def test_narrowing_extending_and_postponing_say_a_value_changed(text: str) -> None:
+    (claim,) = claims_of(text)
+    assert claim.revises and claim.values

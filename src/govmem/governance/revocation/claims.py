@@ -52,7 +52,9 @@ CHANGE_PATTERN = re.compile(
     r"\b(?:(?:is|are)\s+now|now\s+(?:is|are|at|on|in|says|reads|set|due)|mov(?:e|ed|es|ing)|"
     r"reschedul\w*|chang(?:e|ed|es|ing)|switch\w*|increas\w*|decreas\w*|reduc\w*|"
     r"rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|replac\w*|updat\w*|instead|new|newer|newest|"
-    r"no\s+longer|rotat\w*|revis\w*|supersed\w*|adjust\w*|shift(?:ed|s)?|corrected|correction)\b",
+    r"no\s+longer|rotat\w*|revis\w*|supersed\w*|adjust\w*|shift(?:ed|s)?|corrected|correction|"
+    r"narrow(?:ed|s|ing)?|shorten\w*|extend(?:ed|s|ing)?|push(?:ed|es)?\s+back|bump(?:ed|s)?|"
+    r"postpon\w*|brought\s+forward|pulled\s+forward)\b",
     re.IGNORECASE,
 )
 """Words saying that a value changed (general English; ``REVISION_PATTERN`` adds more).
@@ -66,7 +68,8 @@ CHANGE_STEMS = frozenset(
         replaced replacing replaces update updated updates new newer newest current currently old
         older earlier previous previously former formerly instead revised revision supersede
         superseded rotate rotated rotation adjust adjusted shift shifted correct corrected
-        correction longer latest original
+        correction longer latest original narrow narrowed shorten shortened extend extended
+        push pushed bump bumped postpone postponed
         """
     )
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -83,13 +83,14 @@ class StoredTurn:
     label_key: int | None = None
 
 
-@dataclass(frozen=True)
-class ObjectDraft:
+class ObjectDraft(NamedTuple):
     """A memory object a deriver proposes, before the store gives it a key.
 
     ``embed_text`` False means the object's vector is the normalised mean of its
     source turns' vectors (verbatim designs), so a turn is embedded once however
     many objects quote it, and a long window is not truncated by the embedder.
+    A tuple rather than a frozen dataclass: ingest makes one per turn and design,
+    and a frozen dataclass costs five times as much to make.
     """
 
     kind: str

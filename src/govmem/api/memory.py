@@ -1158,13 +1158,13 @@ class Memory:
             members = _without_superseded_statements(members, self.store.superseded_statements(keys, "9999"))
         drafts: list[ObjectDraft] = []
         for group_id, turns in members.items():
-            survivors = [t for t in turns if t.turn_key not in excluded]
+            survivors = [t for t in turns if t.turn_key not in excluded] if excluded else turns
             drafts.extend(deriver.derive(group_id, survivors))
-        stored_groups = [
-            group
-            for group, turns in members.items()
-            if inserted is None or group in derived or any(t.turn_key not in inserted for t in turns)
-        ]
+        if inserted is None:
+            stored_groups = list(members)
+        else:
+            older = {group for group, turns in members.items() for t in turns if t.turn_key not in inserted}
+            stored_groups = [group for group in members if group in derived or group in older]
         existing = {
             (group, text, sources): key
             for key, group, text, sources in self.store.objects_in_groups(deriver.kind, stored_groups)
@@ -1178,7 +1178,12 @@ class Memory:
                     fresh.append(draft)
         self._drop_objects(sorted(existing.values()), changes)
         turns = {t.turn_key: t for group in members.values() for t in group}
-        labels = [self._label_of_sources(d.source_keys, turns) for d in fresh]
+        labels = [
+            turns[d.source_keys[0]].label_key
+            if len(d.source_keys) == 1 and d.source_keys[0] in turns
+            else self._label_of_sources(d.source_keys, turns)
+            for d in fresh
+        ]
         vectors = self._vectors(fresh, turns, changes.turn_vectors)
         keys = self.store.insert_objects(fresh, vectors, labels)
         changes.added.extend(

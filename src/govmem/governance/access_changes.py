@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from govmem.governance.labeling import Labeler, sentence_spans, trie_pattern
+from govmem.governance.labeling import Labeler, sentence_spans
+from govmem.governance.prefilter import contains_any
 from govmem.models import Relationship
 
 _ENDED = re.compile(
@@ -23,9 +24,7 @@ _ENDED = re.compile(
     r"|\brevok(?:e|ed|ing)\b[^?!]{0,60}?\b(?:access|permission|consent)\b",
     re.I,
 )
-_CUES = re.compile(
-    trie_pattern(["revok", "withdrawn", "terminated", "rescinded", "ended", "ends", "is over"])
-)
+_CUES = ("revok", "withdrawn", "terminated", "rescinded", "ended", "ends", "is over")
 """Lower-case fragments every ending holds one of: one literal scan settles most turns."""
 _NEGATED = re.compile(r"\b(?:not|never|no longer being)\s+(?:\w+\s+)?$", re.I)
 
@@ -40,7 +39,9 @@ class AccessEnded:
 
 def endings_in(text: str) -> list[AccessEnded]:
     """The sentences of ``text`` that end someone's access (questions excluded)."""
-    if _CUES.search(text.lower()) is None or _ENDED.search(text) is None:  # most turns: one cheap scan
+    if (
+        not contains_any(text.lower(), _CUES) or _ENDED.search(text) is None
+    ):  # most turns: a few substring tests
         return []
     found = []
     for start, end in sentence_spans(text):

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from govmem.governance.erasure import MIN_ITEM_CHARS, tokens
-from govmem.governance.labeling import sentence_spans, trie_pattern
+from govmem.governance.labeling import sentence_spans
+from govmem.governance.prefilter import contains_any
 from govmem.models import Turn
 
 _ACTIVE = r"\b(?:delete|deleting|remove|removing|erase|erasing|forget|purge|scrub|wipe)\b"
@@ -85,10 +86,17 @@ KIND_WORDS = re.compile(
     r"line|room|seat|identifier|time|entrance)s?\b",
     re.I,
 )
-DELETION_CUES = re.compile(
-    trie_pattern(
-        ["delet", "remov", "eras", "forget", "purg", "scrub", "wipe", "treated as", "marked as", "should no"]
-    )
+DELETION_CUES = (
+    "delet",
+    "remov",
+    "eras",
+    "forget",
+    "purg",
+    "scrub",
+    "wipe",
+    "treated as",
+    "marked as",
+    "should no",
 )
 """Lower-cased fragments every request or "treated as deleted" sentence holds one of."""
 _FUNCTION_WORDS = frozenset(
@@ -142,7 +150,7 @@ class RuleInterpreter:
 
     def interpret(self, turn: Turn) -> list[DeletionRequest]:
         text = turn.text
-        if DELETION_CUES.search(text.lower()) is None:  # most turns: settled by one cheap scan
+        if not contains_any(text.lower(), DELETION_CUES):  # most turns: settled by a few substring tests
             return []
         if not (
             _VERB.search(text) or _DELETED.search(text) or _GONE.search(text) or _IMPERATIVE.search(text)

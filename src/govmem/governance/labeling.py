@@ -19,7 +19,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from govmem.governance.policy_pack import GENERAL, PolicyPack
 from govmem.governance.prefilter import required_literals
@@ -119,19 +119,22 @@ _BREAK = re.compile(r"[.!?;]['’\"”)]?\s+(?=\S)|\n+")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
+    """Characters ``start:end`` of a turn and their facets (a tuple: one is made per
+    turn at ingest, where frozen dataclasses cost a third of the labelling)."""
+
     start: int
     end: int
     facets: frozenset[Facet]
 
 
-@dataclass(frozen=True)
-class TurnLabel:
+class TurnLabel(NamedTuple):
     spans: tuple[Span, ...]
 
     @property
     def facets(self) -> frozenset[Facet]:
+        if len(self.spans) == 1:
+            return self.spans[0].facets
         return frozenset().union(*(s.facets for s in self.spans)) if self.spans else frozenset()
 
 
@@ -238,6 +241,13 @@ class Labeler:
         )  # lower-cased text
         self._tags = [TagMatcher(tag, compiled) for tag, compiled in pack.tag_patterns.items()]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
+        self._speaking_subjects = (
+            {p: frozenset({p}) for p, role in self.roles.items() if pack.is_subject_role(role)}
+            if "speaker" in pack.unnamed_subject
+            else {}
+        )
+        self._anyone_speaking = "speaker" in pack.unnamed_subject and pack.is_subject_role("")
+        self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
             json.dumps(
                 [
@@ -317,14 +327,11 @@ class Labeler:
         one, matches no tag pattern and refers back to no one is one span, found
         without cutting it into sentences (the common case, and the fast one).
         """
-        if "speaker" in self.pack.unnamed_subject and self.pack.is_subject_role(self.roles.get(speaker, "")):
-            previous = frozenset({speaker})  # a patient speaking is who the talk is about now
+        speaking = self._speaking_subjects.get(speaker)
+        if speaking is not None or self._anyone_speaking:
+            previous = speaking or frozenset({speaker})  # a patient speaking is who the talk is about now
         if not self._has_cues(text):
-            tags = self.pack.kind_tags.get(kind, frozenset()) if kind is not None else frozenset()
-            tags = tags or frozenset({GENERAL})
-            subjects = self._unnamed(text, tags, speaker, previous, referred=False)
-            facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
-            return TurnLabel((Span(0, len(text), facets),)), previous
+            return TurnLabel((Span(0, len(text), self._plain_facets(kind, speaker, previous)),)), previous
         spans: list[Span] = []
         for start, end in sentence_spans(text):
             sentence = text[start:end]
@@ -340,6 +347,20 @@ class Labeler:
             else:
                 spans.append(Span(start, end, facets))
         return TurnLabel(tuple(spans)), previous
+
+    def _plain_facets(self, kind: str | None, speaker: str, previous: frozenset[str]) -> frozenset[Facet]:
+        """The facets of a turn without cues: they depend only on these three (kept)."""
+        key = (kind, speaker, previous)
+        facets = self._plain.get(key)
+        if facets is None:
+            tags = self.pack.kind_tags.get(kind, frozenset()) if kind is not None else frozenset()
+            tags = tags or frozenset({GENERAL})
+            subjects = self._unnamed("", tags, speaker, previous, referred=False)
+            facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
+            if len(self._plain) >= 4096:
+                self._plain.clear()
+            self._plain[key] = facets
+        return facets
 
     def _has_cues(self, text: str) -> bool:
         """Whether anything in the text could make its sentences' facets differ."""

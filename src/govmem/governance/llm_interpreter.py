@@ -59,6 +59,7 @@ from govmem.governance.interpreter import (
     Interpreter,
     RuleInterpreter,
 )
+from govmem.governance.prefilter import contains_any
 from govmem.llm.client import LLMClient
 from govmem.models import Turn
 
@@ -149,7 +150,7 @@ def might_govern(text: str) -> bool:
     and for a few more phrasings ("redact", "do not keep").
     """
     lowered = text.lower()
-    return DELETION_CUES.search(lowered) is not None or any(cue in lowered for cue in _EXTRA_CUES)
+    return contains_any(lowered, DELETION_CUES) or contains_any(lowered, _EXTRA_CUES)
 
 
 def roles_of(store: Store) -> Callable[[str], str | None]:

@@ -73,9 +73,9 @@ class MemoryObject:
         return int(self.object_id.rsplit("-", 1)[1])
 
 
-@dataclass(frozen=True)
-class StoredTurn:
-    """A turn as the store holds it: the turn plus its key and resolved session."""
+class StoredTurn(NamedTuple):
+    """A turn as the store holds it: the turn plus its key and resolved session
+    (a tuple: ingest makes one per turn)."""
 
     turn_key: int
     turn: Turn

@@ -328,6 +328,8 @@ def test_trie_pattern_matches_like_a_longest_first_alternation(words: list[str],
     bounded = r"(?<![\w-])(?:{})(?![\w-])"
     expected = [m.span() for m in re.finditer(bounded.format(alternation), text)]
     assert [m.span() for m in re.finditer(bounded.format(trie_pattern(words)), text)] == expected
+    left_bounded = trie_pattern(words, not_after=r"[\w-]") + r"(?![\w-])"
+    assert [m.span() for m in re.finditer(left_bounded, text)] == expected
 
 
 # sentence spans and quotes

@@ -160,7 +160,7 @@ def _without_superseded_statements(
                 )
             if text.strip():
                 kept.append(
-                    turn if text == turn.turn.text else replace(turn, turn=replace(turn.turn, text=text))
+                    turn if text == turn.turn.text else turn._replace(turn=replace(turn.turn, text=text))
                 )
         result[group] = kept
     return result

@@ -18,15 +18,11 @@ class TurnDeriver:
     def members(
         self, store: Store, group_ids: set[str], known: Mapping[int, StoredTurn]
     ) -> dict[str, list[StoredTurn]]:
-        keys = {int(g) for g in group_ids}
-        missing = keys - known.keys()
+        keys = sorted(int(g) for g in group_ids)
+        missing = [key for key in keys if key not in known]
         found = {t.turn_key: t for t in store.turns_by_keys(missing)} if missing else {}
-        groups: dict[str, list[StoredTurn]] = {str(key): [] for key in sorted(keys)}
-        for key in sorted(keys):
-            turn = known.get(key) or found.get(key)
-            if turn is not None:
-                groups[str(key)].append(turn)
-        return groups
+        turns = [known.get(key) or found.get(key) for key in keys]
+        return {str(key): [] if turn is None else [turn] for key, turn in zip(keys, turns, strict=True)}
 
     def derive(self, group_id: str, turns: Sequence[StoredTurn]) -> list[ObjectDraft]:
         return [

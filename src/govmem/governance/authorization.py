@@ -176,4 +176,4 @@ class PolicyAuthorizer:
 def _with_text(turn: StoredTurn, text: str) -> StoredTurn:
     t = turn.turn
     redacted = Turn(t.turn_id, t.speaker, text, t.episode_id, t.timestamp, t.kind, t.session_id)
-    return replace(turn, turn=redacted)
+    return turn._replace(turn=redacted)

@@ -91,12 +91,17 @@ class TagMatcher:
         return self.pattern.search(lowered) is not None
 
 
-def trie_pattern(words: Iterable[str]) -> str:
+def trie_pattern(words: Iterable[str], not_after: str | None = None) -> str:
     """A regex matching any of ``words``, factored by common prefixes.
 
     Python's ``re`` tries an alternation's branches one by one at every position;
     factored, it follows one branch per character. Where several words match at a
     position the longest wins, as in an alternation sorted longest first.
+
+    ``not_after`` (a character class) is a word's left boundary: no match starts
+    right after such a character. It is asserted after each word's first character,
+    not in front of the pattern, so ``re`` still jumps to the positions holding a
+    first character instead of trying a lookbehind at every one (a third faster).
     """
     trie: dict[str, dict] = {}
     for word in words:
@@ -112,7 +117,14 @@ def trie_pattern(words: Iterable[str]) -> str:
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
         return f"(?:{body})?" if "" in node else body
 
-    return render(trie)
+    if not_after is None:
+        return render(trie)
+    branches = [
+        re.escape(char) + f"(?<!{not_after}{re.escape(char)})" + render(child)
+        for char, child in sorted(trie.items())
+        if char
+    ]
+    return "(?:" + "|".join(branches) + ")" if branches else ""
 
 
 _BREAK = re.compile(r"[.!?;]['’\"”)]?\s+(?=\S)|\n+")
@@ -235,10 +247,8 @@ class Labeler:
             {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
         )
         self._names = self._name_table(principals)
-        pattern = trie_pattern(self._names)
-        self._mentions = (
-            re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])") if pattern else None
-        )  # lower-cased text
+        pattern = trie_pattern(self._names, not_after=r"[\w-]")
+        self._mentions = re.compile(rf"{pattern}(?![\w-])") if pattern else None  # lower-cased text
         self._tags = [TagMatcher(tag, compiled) for tag, compiled in pack.tag_patterns.items()]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
         self._speaking_subjects = (

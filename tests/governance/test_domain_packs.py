@@ -35,6 +35,7 @@ from govmem.governance.policy_pack import PolicyPack
 from govmem.loaders.gatemem import Episode
 from govmem.timestamps import normalize_timestamp
 
+SHARED_WORDING = "safe_wording"
 SHARED_GATEMEM = Path(__file__).resolve().parents[3] / "shared" / "data" / "gatemem"
 DOMAINS = ("medical", "office", "education", "household")
 
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.skipif(
     not SHARED_GATEMEM.is_dir(), reason="the shared GateMem data is not beside the repo"
 )
 
-CLINICAL = frozenset({"clinical", "medication", "diagnosis", "procedure"})
+CLINICAL = frozenset({"clinical", "medication", "diagnosis", "procedure", "prep"})
 LOGISTICS = frozenset({"scheduling", "location", "general"})
 
 
@@ -141,7 +142,8 @@ class EpisodeStore:
         ]
 
     def declassified(self, sentence: Sentence) -> bool:
-        return sentence.tags <= self.pack.declassifying_tags
+        """Wording said to be shared (its one tag, ``safe_wording``, is read by everyone)."""
+        return bool(sentence.tags) and sentence.tags <= {SHARED_WORDING}
 
     def reads(self, principal_id: str, sentence: Sentence, at: str | None = None) -> bool:
         """The engine's decision for the sentence, for this requester, after the last turn
@@ -629,7 +631,7 @@ def test_scheduling_delegate_never_reads_beyond_scheduling(gatemem) -> None:
             assert store.pack.scope_tags(r.attributes["access_scope"]) == {"scheduling", "general"}
             permissions = store.memory.engine.permissions(store.principals[r.principal_id], store.at)
             assert permissions.facet((r.target_id, "scheduling")).allowed
-            for tag in sorted(store.pack.tags - {"scheduling", "general"} - store.pack.declassifying_tags):
+            for tag in sorted(store.pack.tags - {"scheduling", "general", SHARED_WORDING}):
                 assert not permissions.facet((r.target_id, tag)).allowed, (r, tag)
                 checked += 1
     assert checked > 10

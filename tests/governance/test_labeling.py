@@ -113,6 +113,19 @@ def test_tags_from_patterns_kind_and_general(medical: Labeler) -> None:
     assert medical.tags_of("NICE WEATHER, WARFARIN.") == {"medication"}
 
 
+def test_procedure_preparation_is_the_preparation_whatever_medicines_it_names(medical: Labeler) -> None:
+    assert medical.tags_of("Hold lisinopril 10 mg until after the procedure.") == {"prep"}
+    assert medical.tags_of("Take apixaban in the morning with a sip of water.") == {"prep"}
+    assert medical.tags_of("Nothing by mouth after midnight before the colonoscopy.") == {"prep"}
+    assert medical.tags_of("Hold lisinopril because of low blood pressure.") == {"medication", "clinical"}
+
+
+def test_a_pharmacist_call_is_a_booking_not_a_medicine(medical: Labeler) -> None:
+    assert "medication" not in medical.tags_of("Monday June 15 at 1:00 PM pharmacist call.")
+    assert "medication" in medical.tags_of("The pharmacist changed the refill.")
+    assert "medication" in medical.tags_of("Ask the pharmacy about it.")
+
+
 # subjects
 
 
@@ -424,7 +437,7 @@ def test_a_name_is_not_a_topic() -> None:
     assert labeler.tags_of("The appeal date is set.") == {"discipline", "scheduling"}
 
 
-def test_wording_said_to_be_shared_carries_only_its_declassifying_tag(campus: Labeler) -> None:
+def test_wording_said_to_be_shared_carries_only_its_overriding_tag(campus: Labeler) -> None:
     said = "Outside the case team, the safe wording should stay 'housing review' and nothing more."
     assert campus.tags_of(said) == {"safe_wording"}
     for kept_private in (

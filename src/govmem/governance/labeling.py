@@ -267,7 +267,7 @@ class Labeler:
                     sorted(pack.personal_tags),
                     list(pack.unnamed_subject),
                     sorted(pack.shared_tags),
-                    sorted(pack.declassifying_tags),
+                    sorted(pack.overriding_tags),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                 ]
@@ -311,7 +311,7 @@ class Labeler:
         if self._mentions is not None:
             text, lowered = _without_names(text, lowered, self._mentions)
         tags = {matcher.tag for matcher in self._tags if matcher.search(text, lowered)}
-        shared = tags & self.pack.declassifying_tags
+        shared = tags & self.pack.overriding_tags
         if shared:
             return frozenset(shared)
         if kind is not None:

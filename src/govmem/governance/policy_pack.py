@@ -18,9 +18,11 @@ information is labelled and who may read which label:
   skipped for a sentence whose tags are all ``shared_tags`` and that has no word
   referring back to someone ("her", "your"): "level P2 is for clinic patients".
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
-  sentence; a sentence with a ``declassifying_tags`` tag ("the safe wording for
-  mixed audiences is ...") carries that tag alone, whatever else it mentions, since
-  it was said to be shared; ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
+  sentence; a sentence with an ``overriding_tags`` tag carries that tag alone,
+  whatever else it mentions: wording said to be shared ("the safe wording for mixed
+  audiences is ...") is that wording, a procedure's preparation ("hold lisinopril
+  until after the procedure") is the preparation; ``kind_tags`` add tags by turn
+  kind; a sentence with no tag is ``general``.
 - ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
   and the tags they allow; a scoped relationship never reaches beyond them.
 - ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a
@@ -58,7 +60,7 @@ _PACK_KEYS = {
     "personal_tags",
     "unnamed_subject",
     "shared_tags",
-    "declassifying_tags",
+    "overriding_tags",
     "owner_relationships",
     "tags",
     "kind_tags",
@@ -95,7 +97,7 @@ class PolicyPack:
     personal_tags: frozenset[str]
     unnamed_subject: tuple[str, ...]
     shared_tags: frozenset[str]
-    declassifying_tags: frozenset[str]
+    overriding_tags: frozenset[str]
     owner_relationships: tuple[str, ...]
     tag_patterns: dict[str, re.Pattern[str]]
     kind_tags: dict[str, frozenset[str]]
@@ -177,9 +179,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         personal_tags=_tags(data.get("personal_tags", []), "personal_tags", known_tags, source),
         unnamed_subject=unnamed,
         shared_tags=_tags(data.get("shared_tags", []), "shared_tags", known_tags, source),
-        declassifying_tags=_tags(
-            data.get("declassifying_tags", []), "declassifying_tags", known_tags, source
-        ),
+        overriding_tags=_tags(data.get("overriding_tags", []), "overriding_tags", known_tags, source),
         owner_relationships=tuple(
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),

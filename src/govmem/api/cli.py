@@ -895,17 +895,25 @@ def bench_forgetting_score(data: str, run: str, reader: str) -> None:
     show_default=True,
     help="Unrelated current policies in the benign store (0: skip).",
 )
-@click.option("--seed", default=7, show_default=True, help="Seed of the benign policies.")
+@click.option("--seed", default=7, show_default=True, help="Seed of the benign policies and option order.")
+@click.option(
+    "--llm",
+    "llm_config",
+    default=None,
+    metavar="CONFIG",
+    help="The LLM (TOML file, or 'env') that picks an action per scenario: the unsafe-action rate.",
+)
 @_reports_errors
-def bench_revocation(data: str, out: str | None, benign: int, seed: int) -> None:
+def bench_revocation(data: str, out: str | None, benign: int, seed: int, llm_config: str | None) -> None:
     """Revocation: exposure, rank inversion, withheld records, conflicts, write-back taint and
-    benign cost in direct, indirect and indirect-bare insertion, on every read surface."""
+    benign cost in direct, indirect and indirect-bare insertion, on every read surface; with
+    --llm, the share of unsafe actions an agent takes from what it read."""
     from govmem.bench.revocation import run_revocation
     from govmem.bench.revocation_benign import MAX_BENIGN
 
     if not 0 <= benign <= MAX_BENIGN:
         raise click.BadParameter(f"--benign must be between 0 and {MAX_BENIGN}")
-    run_revocation(data, out, benign=benign, seed=seed, echo=click.echo)
+    run_revocation(data, out, benign=benign, seed=seed, echo=click.echo, llm=_llm_client(llm_config))
     if out:
         click.echo(f"report.json and reads.jsonl written to {out}")
 

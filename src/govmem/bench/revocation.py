@@ -27,9 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from govmem.api.memory import Memory
+from govmem.bench.revocation_actions import READINGS, choose, count, empty_cell, has_actions, judged, rate
 from govmem.bench.revocation_benign import benign_policies
 from govmem.errors import InputError, LoadError, NotVisible
 from govmem.governance.authorization import OpenAccess
+from govmem.llm.client import LLMClient
 from govmem.models import Turn
 from govmem.read_path.recall import RecallItem
 
@@ -133,8 +135,11 @@ def _read(
     }
 
 
-def run_scenario(scenario: Scenario, mode: str) -> tuple[dict, list[dict]]:
-    """Metrics of one scenario in one mode, and its reads."""
+def run_scenario(
+    scenario: Scenario, mode: str, llm: LLMClient | None = None, seed: int = 7
+) -> tuple[dict, list[dict]]:
+    """Metrics of one scenario in one mode, and its reads; with ``llm``, also the action
+    a model picks from each reading of the task (:mod:`.revocation_actions`)."""
     revoked_text, current_text = texts_for(scenario, mode)
     ids = {"old": "revoked", "new": "current", "note": "note"}
     ids.update({f"d{i}": "distractor" for i in range(len(scenario.distractors))})
@@ -162,9 +167,28 @@ def run_scenario(scenario: Scenario, mode: str) -> tuple[dict, list[dict]]:
         reads.append(
             {"surface": "audit-recall", "role": "auditor", **_read(audit.items, audit.withheld, ids, memory)}
         )
+        actions = (
+            _actions(memory, scenario, llm, seed) if llm is not None and has_actions(scenario.data) else None
+        )
     finally:
         memory.close()
-    return _metrics(reads, conflicts), reads
+    metrics = _metrics(reads, conflicts)
+    if actions is not None:
+        metrics["actions"] = actions
+    return metrics, reads
+
+
+def _actions(memory: Memory, scenario: Scenario, llm: LLMClient, seed: int) -> dict[str, dict]:
+    """The action the model picks from govmem's read of the task and from the same store
+    read with the guard off (every record, no status)."""
+    guarded = memory.recall("executor", scenario.task, k=K)
+    unguarded = memory.recall("auditor", scenario.task, k=K, include_revoked=True)
+    return {
+        "govmem": judged(choose(llm, [i.text for i in guarded.items], scenario.data, seed), scenario.data),
+        "guard_off": judged(
+            choose(llm, [i.text for i in unguarded.items], scenario.data, seed), scenario.data
+        ),
+    }
 
 
 def _surfaces(memory: Memory, scenario: Scenario, ids: dict[str, str]) -> list[dict]:
@@ -340,7 +364,7 @@ def run_revocation(
     benign: int = 1000,
     seed: int = 7,
     echo: Callable[[str], None] = print,
-    llm: Any = None,
+    llm: LLMClient | None = None,
 ) -> dict:
     scenarios = read_scenarios(data)
     started = time.perf_counter()
@@ -349,7 +373,7 @@ def run_revocation(
     for mode in MODES:
         per_scenario = {}
         for scenario in scenarios:
-            metrics, reads = run_scenario(scenario, mode)
+            metrics, reads = run_scenario(scenario, mode, llm, seed)
             per_scenario[scenario.scenario_id] = metrics
             all_reads += [{"scenario_id": scenario.scenario_id, "mode": mode, **r} for r in reads]
         report["modes"][mode] = {"pooled": summarise(per_scenario), "scenarios": per_scenario}
@@ -359,7 +383,9 @@ def run_revocation(
         for key in ("exposure", "revoked_withheld", "current_withheld", "writeback_taint")
     }
     report["benign"] = run_benign(benign, seed, [s.query for s in scenarios]) if benign else None
-    report["unsafe_action_rate"] = "not measured: no LLM configured" if llm is None else "not implemented"
+    report["unsafe_action_rate"] = (
+        "not measured: no LLM configured" if llm is None else _unsafe_actions(report, llm)
+    )
     report["study"] = {
         "exposure_exposed_systems": "81/81",
         "unsafe_action_rate_exposed_systems": 0.431,
@@ -375,6 +401,48 @@ def run_revocation(
                 handle.write(json.dumps(read) + "\n")
     echo(format_table(report))
     return report
+
+
+def _unsafe_actions(report: dict, llm: LLMClient) -> dict:
+    """Per mode and reading: unsafe, safe and failed choices, and the unsafe rate."""
+    modes: dict[str, dict] = {}
+    pooled = {reading: empty_cell() for reading in READINGS}
+    for mode, data in report["modes"].items():
+        cells = {reading: empty_cell() for reading in READINGS}
+        for metrics in data["scenarios"].values():
+            actions = metrics.get("actions")
+            if actions is None:
+                continue
+            for reading in READINGS:
+                count(cells[reading], actions[reading])
+                count(pooled[reading], actions[reading])
+        modes[mode] = {reading: {**cell, "rate": rate(cell)} for reading, cell in cells.items()}
+    return {
+        "model": llm.model,
+        "readings": {"govmem": "the default read", "guard_off": "the same store, every record, no status"},
+        "modes": modes,
+        "pooled": {reading: {**cell, "rate": rate(cell)} for reading, cell in pooled.items()},
+        "usage": llm.usage.as_dict(),
+    }
+
+
+def _unsafe_lines(measured: dict | str) -> list[str]:
+    if isinstance(measured, str):
+        return [f"unsafe-action rate: {measured}"]
+
+    def cell(c: dict) -> str:
+        shown = "n/a" if c["rate"] is None else f"{c['rate']:.3f}"
+        return f"{shown} ({c['unsafe']}/{c['unsafe'] + c['safe']}, {c['failed']} failed)"
+
+    lines = [
+        "",
+        f"unsafe-action rate ({measured['model']}; unsafe / answered):",
+        "| mode | govmem (default read) | guard off (same store, no status) |",
+        "|---|---|---|",
+    ]
+    for mode, cells in [*measured["modes"].items(), ("pooled", measured["pooled"])]:
+        lines.append(f"| {mode} | {cell(cells['govmem'])} | {cell(cells['guard_off'])} |")
+    return lines
 
 
 def _frac(pair: Sequence[int]) -> str:
@@ -414,7 +482,7 @@ def format_table(report: dict) -> str:
             f"supersessions detected {b['supersessions_detected']}, conflicts {b['conflicts_reported']} "
             f"(ingest {b['ingest_seconds']} s)",
         ]
-    lines.append(f"unsafe-action rate: {report['unsafe_action_rate']}")
+    lines += _unsafe_lines(report["unsafe_action_rate"])
     lines.append(
         "study (papers/003): exposure 81/81 and 43.1% unsafe on the two exposed systems; "
         "its guard withheld current facts at 1/14 to 8/25 on other systems"

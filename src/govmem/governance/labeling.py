@@ -127,27 +127,6 @@ def trie_pattern(words: Iterable[str], not_after: str | None = None) -> str:
     return "(?:" + "|".join(branches) + ")" if branches else ""
 
 
-_CONTRAST = re.compile(
-    r",?\s+(?=(?:while|whereas|unlike|(?:which is |kept )?(?:distinct|separate|different) from|"
-    r"as opposed to|not to be confused with)\s)",
-    re.I,
-)
-"""Where a sentence turns to something it sets apart ("the private amount is 3,740 USD,
-distinct from the public Juniper line"): what follows is not what precedes is about."""
-
-
-def clause_spans(text: str) -> list[tuple[int, int]]:
-    """The sentence spans, each cut again before a contrast ("while", "distinct from")."""
-    spans = []
-    for start, end in sentence_spans(text):
-        for match in _CONTRAST.finditer(text, start, end):
-            if match.start() > start:
-                spans.append((start, match.start()))
-                start = match.start()
-        spans.append((start, end))
-    return spans
-
-
 _BREAK = re.compile(r"[.!?;]['’\"”)]?\s+(?=\S)|\n+")
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
@@ -364,7 +343,7 @@ class Labeler:
         if not self._has_cues(text):
             return TurnLabel((Span(0, len(text), self._plain_facets(kind, speaker, previous)),)), previous
         spans: list[Span] = []
-        for start, end in clause_spans(text):
+        for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
             subjects = self.subjects_of(self.mentioned(sentence), tags)

@@ -56,16 +56,23 @@ def test_the_guard_keeps_an_agent_from_acting_on_revoked_policies(tmp_path: Path
     lines: list[str] = []
     report = run_revocation(str(OURS), str(tmp_path), benign=0, echo=lines.append, llm=model)
     measured = report["unsafe_action_rate"]
+    families = {s.family for s in scenarios}
     for mode in ("direct", "indirect", "indirect-bare"):
         cells = measured["modes"][mode]
-        assert cells["govmem"]["n"] == cells["guard_off"]["n"] == len(scenarios)
-        assert cells["govmem"]["unsafe"] == 0 and cells["govmem"]["rate"] == 0.0, mode
-        assert cells["guard_off"]["unsafe"] > 0, mode  # the revoked record was there to act on
+        assert cells.keys() == families == {"rule", "no_rule"}
+        assert sum(c["govmem"]["n"] for c in cells.values()) == len(scenarios)
+        assert all(c["govmem"]["unsafe"] == 0 and c["govmem"]["rate"] == 0.0 for c in cells.values()), mode
+        assert sum(c["guard_off"]["unsafe"] for c in cells.values()) > 0, mode  # the revoked record was there
+        assert len(measured["choices"][mode]) == len(scenarios)
     assert len(model.prompts) == 2 * 3 * len(scenarios)
+    ruled = [s for s in scenarios if s.rule]
+    assert ruled and all(
+        sum(f"Standing rule: {s.rule}" in p for p in model.prompts) == 6 for s in ruled
+    )  # the rule is in every prompt of its scenario: 3 modes x 2 readings
     assert measured["model"] == "follower"
     written = json.loads((tmp_path / "report.json").read_text())["unsafe_action_rate"]
-    assert written["pooled"]["govmem"]["unsafe"] == 0
-    assert any(line.startswith("| pooled | 0.000") for line in "\n".join(lines).splitlines())
+    assert written["pooled"]["rule"]["govmem"]["unsafe"] == 0
+    assert any(line.startswith("| pooled | no_rule | 0.000") for line in "\n".join(lines).splitlines())
 
 
 def test_both_actions_are_offered_in_an_order_fixed_per_scenario() -> None:

@@ -113,11 +113,19 @@ def test_tags_from_patterns_kind_and_general(medical: Labeler) -> None:
     assert medical.tags_of("NICE WEATHER, WARFARIN.") == {"medication"}
 
 
-def test_procedure_preparation_is_the_preparation_whatever_medicines_it_names(medical: Labeler) -> None:
+def test_procedure_preparation_subsumes_the_medicines_it_names(medical: Labeler) -> None:
     assert medical.tags_of("Hold lisinopril 10 mg until after the procedure.") == {"prep"}
     assert medical.tags_of("Take apixaban in the morning with a sip of water.") == {"prep"}
-    assert medical.tags_of("Nothing by mouth after midnight before the colonoscopy.") == {"prep"}
+    assert medical.tags_of("Nothing by mouth after midnight before the colonoscopy.") == {"prep", "procedure"}
     assert medical.tags_of("Hold lisinopril because of low blood pressure.") == {"medication", "clinical"}
+
+
+def test_a_finding_said_with_a_preparation_stays_a_finding(medical: Labeler) -> None:
+    assert "diagnosis" in medical.tags_of(
+        "Stop metformin before the CT because the kidney cancer has spread."
+    )
+    found = medical.tags_of("Her fasting glucose was 212, so the diabetes diagnosis is confirmed.")
+    assert {"clinical", "diagnosis"} <= found
 
 
 def test_a_pharmacist_call_is_a_booking_not_a_medicine(medical: Labeler) -> None:

@@ -108,6 +108,8 @@ def test_roles_star_means_any_role() -> None:
         (pack_with(tags="general = ['x']"), "tag 'general' is implicit"),
         (pack_with(tags="[kind_tags]\nnote = ['nope']"), "kind_tags.note names tag 'nope'"),
         (pack_with(tags="[scope_words]\nonly = ['nope']"), "scope_words.only names tag 'nope'"),
+        (pack_with(tags="[subsumed_tags]\nmeds = ['nope']"), "subsumed_tags.meds names tag 'nope'"),
+        (pack_with(tags="[subsumed_tags]\nnope = ['meds']"), "subsumed_tags names unknown tag 'nope'"),
         ("name = 'p'\n[tags]\nmeds = ['x']\n", "needs at least one [[rules]] entry"),
         ("[[rules]]\nid = 'x'\ntags = ['*']\n", "'name' must be a non-empty string"),
         (pack_with(tags="pay = 'salary'"), "'tags.pay' must be a list of non-empty strings"),

@@ -43,6 +43,8 @@ TRICKY_TEXTS = [
     "",
     "   ",
     "a" * 300 + " b",
+    "hello <s> world </s> and <unk> too",
+    "strike <s>this</s> out",
 ]
 
 
@@ -55,6 +57,18 @@ def test_wordllama_word_by_word_ids_equal_whole_text_ids() -> None:
     assert embedder._words is not None  # the word-by-word path is on for this tokenizer
     assert [list(ids) for ids in embedder._token_ids(TRICKY_TEXTS)] == expected
     assert [list(ids) for ids in embedder._token_ids(TRICKY_TEXTS)] == expected  # from the cache
+
+
+def test_wordllama_keeps_no_long_words() -> None:
+    from govmem.retrieval.embedders import MAX_CACHED_WORD, WordLlamaEmbedder
+
+    embedder = WordLlamaEmbedder()
+    long_word = "QmFzZTY0" * 20
+    texts = [f"blob {long_word} end", f"blob {long_word[:MAX_CACHED_WORD]} end"]
+    expected = [e.ids for e in embedder._tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+    assert [list(ids) for ids in embedder._token_ids(texts)] == expected
+    assert embedder._words is not None
+    assert long_word not in embedder._words and long_word[:MAX_CACHED_WORD] in embedder._words
 
 
 def test_wordllama_word_cache_is_bounded() -> None:

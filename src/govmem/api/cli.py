@@ -913,7 +913,12 @@ def bench_revocation(data: str, out: str | None, benign: int, seed: int, llm_con
 
     if not 0 <= benign <= MAX_BENIGN:
         raise click.BadParameter(f"--benign must be between 0 and {MAX_BENIGN}")
-    run_revocation(data, out, benign=benign, seed=seed, echo=click.echo, llm=_llm_client(llm_config))
+    client = _llm_client(llm_config)
+    try:
+        run_revocation(data, out, benign=benign, seed=seed, echo=click.echo, llm=client)
+    finally:
+        if client is not None:
+            client.close()
     if out:
         click.echo(f"report.json and reads.jsonl written to {out}")
 

@@ -384,7 +384,9 @@ def run_revocation(
     }
     report["benign"] = run_benign(benign, seed, [s.query for s in scenarios]) if benign else None
     report["unsafe_action_rate"] = (
-        "not measured: no LLM configured" if llm is None else _unsafe_actions(report, llm)
+        "not measured: no LLM configured"
+        if llm is None
+        else _unsafe_actions(report, llm, {s.scenario_id: s.data.get("family") for s in scenarios})
     )
     report["study"] = {
         "exposure_exposed_systems": "81/81",
@@ -403,26 +405,38 @@ def run_revocation(
     return report
 
 
-def _unsafe_actions(report: dict, llm: LLMClient) -> dict:
-    """Per mode and reading: unsafe, safe and failed choices, and the unsafe rate."""
+def _unsafe_actions(report: dict, llm: LLMClient, families: dict[str, str]) -> dict:
+    """Per mode, scenario family and reading: unsafe, safe and failed choices, the unsafe
+    rate, and the choice of every scenario."""
     modes: dict[str, dict] = {}
-    pooled = {reading: empty_cell() for reading in READINGS}
+    pooled: dict[str, dict[str, dict[str, int]]] = {}
+    choices: dict[str, dict] = {}
     for mode, data in report["modes"].items():
-        cells = {reading: empty_cell() for reading in READINGS}
-        for metrics in data["scenarios"].values():
+        cells: dict[str, dict[str, dict[str, int]]] = {}
+        for sid, metrics in data["scenarios"].items():
             actions = metrics.get("actions")
             if actions is None:
                 continue
-            for reading in READINGS:
-                count(cells[reading], actions[reading])
-                count(pooled[reading], actions[reading])
-        modes[mode] = {reading: {**cell, "rate": rate(cell)} for reading, cell in cells.items()}
+            family = families.get(sid) or "unspecified"
+            choices.setdefault(mode, {})[sid] = actions
+            for table in (cells, pooled):
+                for reading in READINGS:
+                    count(table.setdefault(family, {}).setdefault(reading, empty_cell()), actions[reading])
+        modes[mode] = _rated(cells)
     return {
         "model": llm.model,
         "readings": {"govmem": "the default read", "guard_off": "the same store, every record, no status"},
         "modes": modes,
-        "pooled": {reading: {**cell, "rate": rate(cell)} for reading, cell in pooled.items()},
+        "pooled": _rated(pooled),
+        "choices": choices,
         "usage": llm.usage.as_dict(),
+    }
+
+
+def _rated(cells: dict[str, dict[str, dict[str, int]]]) -> dict:
+    return {
+        family: {reading: {**cell, "rate": rate(cell)} for reading, cell in readings.items()}
+        for family, readings in sorted(cells.items())
     }
 
 
@@ -436,12 +450,13 @@ def _unsafe_lines(measured: dict | str) -> list[str]:
 
     lines = [
         "",
-        f"unsafe-action rate ({measured['model']}; unsafe / answered):",
-        "| mode | govmem (default read) | guard off (same store, no status) |",
-        "|---|---|---|",
+        f"unsafe-action rate ({measured['model']}; unsafe / answered; per scenario family, as in the study):",
+        "| mode | family | govmem (default read) | guard off (same store, no status) |",
+        "|---|---|---|---|",
     ]
-    for mode, cells in [*measured["modes"].items(), ("pooled", measured["pooled"])]:
-        lines.append(f"| {mode} | {cell(cells['govmem'])} | {cell(cells['guard_off'])} |")
+    for mode, families in [*measured["modes"].items(), ("pooled", measured["pooled"])]:
+        for family, cells in families.items():
+            lines.append(f"| {mode} | {family} | {cell(cells['govmem'])} | {cell(cells['guard_off'])} |")
     return lines
 
 

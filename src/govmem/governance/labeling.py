@@ -235,6 +235,11 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
     return blanked, blanked.lower()
 
 
+LABELING_VERSION = 2
+"""Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
+a pack), so stores labelled the old way are labelled again when opened."""
+
+
 class Labeler:
     """Labels turns for one store: its pack, its principals and its resources."""
 
@@ -261,6 +266,7 @@ class Labeler:
         self.fingerprint = hashlib.sha256(
             json.dumps(
                 [
+                    LABELING_VERSION,
                     sorted((tag, p.pattern) for tag, p in pack.tag_patterns.items()),
                     sorted((kind, sorted(tags)) for kind, tags in pack.kind_tags.items()),
                     sorted(pack.subject_roles),
@@ -268,6 +274,7 @@ class Labeler:
                     list(pack.unnamed_subject),
                     sorted(pack.shared_tags),
                     sorted(pack.overriding_tags),
+                    sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                 ]
@@ -314,6 +321,8 @@ class Labeler:
         shared = tags & self.pack.overriding_tags
         if shared:
             return frozenset(shared)
+        for tag in tags & self.pack.subsumed_tags.keys():
+            tags -= self.pack.subsumed_tags[tag]
         if kind is not None:
             tags |= self.pack.kind_tags.get(kind, frozenset())
         return frozenset(tags or {GENERAL})

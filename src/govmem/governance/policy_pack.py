@@ -19,10 +19,11 @@ information is labelled and who may read which label:
   referring back to someone ("her", "your"): "level P2 is for clinic patients".
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
   sentence; a sentence with an ``overriding_tags`` tag carries that tag alone,
-  whatever else it mentions: wording said to be shared ("the safe wording for mixed
-  audiences is ...") is that wording, a procedure's preparation ("hold lisinopril
-  until after the procedure") is the preparation; ``kind_tags`` add tags by turn
-  kind; a sentence with no tag is ``general``.
+  whatever else it mentions (wording said to be shared, "the safe wording for mixed
+  audiences is ...", is that wording); ``subsumed_tags`` name, for a tag, the tags a
+  sentence with it no longer carries (a procedure's preparation, "hold lisinopril until
+  after the procedure", is preparation, not medication; a diagnosis in it stays a
+  diagnosis); ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
 - ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
   and the tags they allow; a scoped relationship never reaches beyond them.
 - ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a
@@ -61,6 +62,7 @@ _PACK_KEYS = {
     "unnamed_subject",
     "shared_tags",
     "overriding_tags",
+    "subsumed_tags",
     "owner_relationships",
     "tags",
     "kind_tags",
@@ -98,6 +100,7 @@ class PolicyPack:
     unnamed_subject: tuple[str, ...]
     shared_tags: frozenset[str]
     overriding_tags: frozenset[str]
+    subsumed_tags: dict[str, frozenset[str]]
     owner_relationships: tuple[str, ...]
     tag_patterns: dict[str, re.Pattern[str]]
     kind_tags: dict[str, frozenset[str]]
@@ -159,6 +162,14 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         word.lower(): _tags(value, f"scope_words.{word}", known_tags, source)
         for word, value in _table(data, "scope_words", source).items()
     }
+    subsumed = {
+        tag: _tags(value, f"subsumed_tags.{tag}", known_tags, source)
+        for tag, value in _table(data, "subsumed_tags", source).items()
+    }
+    if not subsumed.keys() <= known_tags:
+        raise PolicyError(
+            f"{source}: subsumed_tags names unknown tag {sorted(subsumed.keys() - known_tags)[0]!r}"
+        )
     unnamed = tuple(_strings(data.get("unnamed_subject", []), "unnamed_subject", source))
     bad = [u for u in unnamed if u not in UNNAMED]
     if bad:
@@ -180,6 +191,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         unnamed_subject=unnamed,
         shared_tags=_tags(data.get("shared_tags", []), "shared_tags", known_tags, source),
         overriding_tags=_tags(data.get("overriding_tags", []), "overriding_tags", known_tags, source),
+        subsumed_tags=subsumed,
         owner_relationships=tuple(
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),

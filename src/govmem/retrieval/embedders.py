@@ -11,6 +11,7 @@ All models load from files inside installed packages; nothing is downloaded.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -69,6 +70,7 @@ class WordLlamaEmbedder:
         self._tokenizer.no_padding()
         self._table = np.ascontiguousarray(model.embedding, dtype=np.float32)
         self._batch_size = batch_size
+        self._specials = _added_tokens(self._tokenizer)
         self._words: dict[str, tuple[int, ...]] | None = (
             {} if _tokens_end_at_word_marks(self._tokenizer) else None
         )
@@ -126,14 +128,21 @@ class WordLlamaEmbedder:
             return []
         return [e.ids for e in self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
 
-    @staticmethod
-    def _split(texts: list[str]) -> list[list[str] | None]:
-        """Each text's words, or None where its tokens are not its words' tokens in a row."""
-        return [None if _WORD_MARK in text or "" in (words := text.split(" ")) else words for text in texts]
+    def _split(self, texts: list[str]) -> list[list[str] | None]:
+        """Each text's words, or None where its tokens are not its words' tokens in a row:
+        the word mark itself, a special token ("<s>" is split out before the merges),
+        or an empty word (leading, trailing or repeated spaces)."""
+        special = self._specials.search
+        return [
+            None if _WORD_MARK in text or special(text) or "" in (words := text.split(" ")) else words
+            for text in texts
+        ]
 
     def _known(self, words: Iterable[str]) -> dict[str, tuple[int, ...]]:
-        """A word -> token ids table holding ``words``: the cache, or, once it is full,
-        a fresh one (a batch with more words than the cap is tokenized uncached)."""
+        """A word -> token ids table holding ``words``: the cache plus, for this call
+        only, words longer than ``MAX_CACHED_WORD`` characters. Once the cache is full it
+        starts again (a batch with more words than the cap is tokenized uncached).
+        Tokenizing happens outside the lock; two threads may tokenize one word twice."""
         words = set(words)
         with self._words_lock:
             known = self._words
@@ -142,12 +151,28 @@ class WordLlamaEmbedder:
             if len(known) + len(missing) > self.max_cached_words:
                 known, missing = {}, list(words)
                 self._words = known if len(words) <= self.max_cached_words else {}
-            if missing:
-                known.update(zip(missing, map(tuple, self._whole_ids(missing)), strict=True))
-        return known
+        if not missing:
+            return known
+        found = dict(zip(missing, map(tuple, self._whole_ids(missing)), strict=True))
+        kept = {w: ids for w, ids in found.items() if len(w) <= MAX_CACHED_WORD}
+        with self._words_lock:
+            known.update(kept)
+        return known if len(kept) == len(found) else {**known, **found}
 
 
 _WORD_MARK = "\u2581"
+MAX_CACHED_WORD = 48
+"""Longer words (codes, encoded blobs) are tokenized each time rather than kept."""
+
+
+def _added_tokens(tokenizer: object) -> re.Pattern[str]:
+    """A pattern finding the tokenizer's added tokens ("<s>", "<unk>"), which it splits
+    out of a text before the merges."""
+    import json
+
+    config = json.loads(tokenizer.to_str())  # type: ignore[attr-defined]
+    contents = sorted({t["content"] for t in config.get("added_tokens") or [] if t.get("content")}, key=len)
+    return re.compile("|".join(re.escape(c) for c in reversed(contents)) or r"(?!)")
 
 
 def _tokens_end_at_word_marks(tokenizer: object) -> bool:

@@ -279,3 +279,17 @@ def test_demo_clinical_findings_reach_no_one_outside_the_care_team(demo: Memory,
     seen = " ".join(item.text for item in demo.export(who)).lower()
     for phrase in ("152 over 94", "cough"):
         assert phrase not in seen, (who, phrase)
+
+
+def test_a_scheduler_reads_a_preparation_but_not_a_diagnosis_said_with_one() -> None:
+    prep = "Ada should hold lisinopril until after the procedure."
+    finding = "Ada should stop metformin before the CT because the kidney cancer has spread."
+    turns = [
+        Turn("p1", "lee", prep, timestamp="2024-03-01T09:00:00"),
+        Turn("p2", "lee", finding, timestamp="2024-03-01T09:05:00"),
+    ]
+    with small_clinic(turns, also=[Principal("sam", "scheduler", "Sam Roe")]) as memory:
+        read = texts(memory.recall("sam", "What is Ada's preparation before the procedure and the CT?", k=10))
+        assert prep in read
+        assert "cancer" not in read and "metformin" not in read
+        assert finding in texts(memory.recall("lee", "Ada metformin CT kidney", k=10))

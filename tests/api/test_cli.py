@@ -163,7 +163,7 @@ def test_ingest_json_report(run, db_path: str) -> None:
         "source": "1 episode(s)",
         "turns": 63,
         "objects_added": 63,
-        "superseded": 0,
+        "superseded": 2,  # statements by default: the episode's two dose changes (t025, t053)
         "conflicts": 0,
         "db": db_path,
     }

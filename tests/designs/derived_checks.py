@@ -116,30 +116,39 @@ def check_closure(kind: str, survivors: bool = True) -> None:
 
 
 def check_batch_size_invariance(kind: str, monkeypatch, n: int = 300) -> None:
-    """Whatever the batch size, one ingest call stores the same objects, each written once."""
+    """Whatever the batch size, one ingest call stores the same objects; without supersession
+    detection each is written once. With it (the default), a statement superseded by a turn
+    of a later batch has its groups derived again, but the objects stored in the end are the
+    same, and so are the supersessions found."""
     turns = list(synthetic_turns(n, turns_per_session=12))
 
-    def ingest(batch: int) -> tuple[list, int]:
+    def ingest(batch: int, supersession: str) -> tuple[list, int, list]:
         monkeypatch.setattr(memory_module, "BATCH", batch)
-        with Memory(":memory:", designs=[kind]) as memory:
+        with Memory(":memory:", designs=[kind], detect_supersession=supersession) as memory:
             memory.add_principals(Principal(p, "member") for p in PRINCIPALS)
             report = memory.ingest_many(turns)
             used = memory.store.db.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'objects'")
-            return sorted(objects(memory, kind).values()), used - report.objects_added
+            found = sorted((s["old"], tuple(s["span"]), s["new"], s["whole"]) for s in report.superseded)
+            return sorted(objects(memory, kind).values()), used - report.objects_added, found
 
-    whole, _ = ingest(4096)
-    split, rewritten = ingest(37)  # groups straddle batches and interleave
-    assert split == whole
-    assert rewritten == 0  # no group derived in one batch and replaced in the next
+    for supersession in ("off", "statements"):
+        whole, _, found = ingest(4096, supersession)
+        split, rewritten, found_split = ingest(37, supersession)  # groups straddle batches and interleave
+        assert split == whole
+        assert found_split == found
+        if supersession == "off":
+            assert rewritten == 0  # no group derived in one batch and replaced in the next
+        else:
+            assert rewritten == 0 or found  # only a supersession derives a group again
 
-    def in_calls(size: int) -> list:
-        with Memory(":memory:", designs=[kind]) as memory:
-            memory.add_principals(Principal(p, "member") for p in PRINCIPALS)
-            for start in range(0, n, size):
-                memory.ingest_many(turns[start : start + size])
-            return sorted(objects(memory, kind).values())
+        def in_calls(size: int, supersession: str = supersession) -> list:
+            with Memory(":memory:", designs=[kind], detect_supersession=supersession) as memory:
+                memory.add_principals(Principal(p, "member") for p in PRINCIPALS)
+                for start in range(0, n, size):
+                    memory.ingest_many(turns[start : start + size])
+                return sorted(objects(memory, kind).values())
 
-    assert in_calls(41) == whole  # and so does ingesting in many calls
+        assert in_calls(41) == whole  # and so does ingesting in many calls
 
 
 def check_recall_by_design(kind: str) -> None:

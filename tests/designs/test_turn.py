@@ -8,6 +8,7 @@ from derived_checks import check_closure
 from govmem import Memory, Turn
 from govmem.designs import DESIGNS, TurnDeriver, make_derivers
 from govmem.models import StoredTurn
+from statement_marks import current
 
 EPISODE = "demo_maple_clinic"
 
@@ -50,15 +51,19 @@ def test_members_use_known_turns_and_read_the_rest(memory: Memory) -> None:
 
 
 def test_every_demo_turn_has_one_verbatim_object(memory: Memory) -> None:
+    """Verbatim but for what the episode itself revised later: a statement superseded
+    whole is left out, one superseded in part is marked (the demo's two dose changes)."""
     turns = memory.store.turns_by_keys(range(1, 64))
     assert len(turns) == 63
+    revised = memory.store.superseded_statements(range(1, 64), "9999")
+    assert sorted(turn.turn.turn_id for turn in turns if turn.turn_key in revised) == ["t008", "t015"]
     for turn in turns:
         objects = [
             o for o in memory.derived_from("agent_maplecare", turn.turn.turn_id, EPISODE) if o.kind == "turn"
         ]
         assert len(objects) == 1
         (obj,) = objects
-        assert obj.text == turn.turn.text
+        assert obj.text == current(turn.turn.text, revised.get(turn.turn_key, ())).strip()
         assert obj.sources == (turn.turn.turn_id,)
         assert obj.observed_at == turn.turn.timestamp
         assert obj.episode_id == EPISODE

@@ -90,7 +90,7 @@ def main(ctx: click.Context, db: str) -> None:
 @click.option(
     "--detect-supersession",
     "supersession",
-    default="off",
+    default="statements",
     show_default=True,
     type=click.Choice(SUPERSESSION_CHOICES),
     help="Detect what new turns revise: statements inside turns (conversations), whole records "
@@ -696,7 +696,7 @@ def bench_access(size: int, repeats: int, queries: int, out: str | None) -> None
     default=None,
     type=click.Choice(SUPERSESSION_CHOICES),
     help="What ingest detects as superseded: statements inside turns, whole records, or nothing "
-    "(default: off, the store default).",
+    "(default: statements, the store default).",
 )
 @_reports_errors
 def bench_gatemem(

@@ -123,7 +123,7 @@ def _object_key(object_id: str) -> int | None:
 
 
 SUPERSESSION_UNITS = ("statements", "records")
-DEFAULT_SUPERSESSION: bool | str = False
+DEFAULT_SUPERSESSION: bool | str = "statements"
 """What ``Memory`` detects at ingest unless told otherwise (see ``detect_supersession``)."""
 
 

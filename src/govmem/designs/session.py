@@ -26,8 +26,13 @@ def _session_of(group_id: str) -> tuple[str, str]:
 
 
 def render_line(turn: StoredTurn) -> str:
+    return f"{line_prefix(turn)}{turn.turn.text}"
+
+
+def line_prefix(turn: StoredTurn) -> str:
+    """What starts a turn's line in a session window: its timestamp and speaker."""
     stamp = f"[{turn.turn.timestamp}] " if turn.turn.timestamp else ""
-    return f"{stamp}{turn.turn.speaker}: {turn.turn.text}"
+    return f"{stamp}{turn.turn.speaker}: "
 
 
 class SessionDeriver:
@@ -54,6 +59,24 @@ class SessionDeriver:
             turn = known.get(key) or loaded[key]
             groups[_group_id(turn.turn.episode_id, turn.session_id)].append(turn)
         return groups
+
+    def without_empty_lines(self, text: str, turns: Sequence[StoredTurn]) -> tuple[str, set[int]]:
+        """``text`` without the lines of ``turns`` that hold nothing after their prefix
+        (every word of the turn cut on a read), and the keys of those turns."""
+        lines = text.split("\n")
+        dropped: set[int] = set()
+        for turn in turns:
+            prefix = line_prefix(turn).rstrip()
+            for index, line in enumerate(lines):
+                if line.strip() == prefix:
+                    # the turn's text may run over several lines: blank ones go with it
+                    end = index + 1
+                    while end < len(lines) and not lines[end].strip():
+                        end += 1
+                    del lines[index:end]
+                    dropped.add(turn.turn_key)
+                    break
+        return "\n".join(lines), dropped
 
     def derive(self, group_id: str, turns: Sequence[StoredTurn]) -> list[ObjectDraft]:
         drafts = []

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from govmem.governance.revocation.claims import Claim, claims_of
@@ -72,15 +72,31 @@ def revising_claims(text: str) -> list[Claim]:
     return [c for c in claims_of(text) if c.asserts and c.revises and c.values]
 
 
-Weights = Mapping[str, float]
-
-
 def anchor_weights(claims: Sequence[Claim]) -> dict[str, float]:
     """Inverse document frequency of anchor stems over ``claims``: a word most claims of
     the conversation use ("current", "note") says less about what a value is of."""
-    frequency = Counter(term for claim in claims for term in claim.anchor)
-    total = max(len(claims), 1)
-    return {term: math.log(1 + total / count) for term, count in frequency.items()}
+    weights = AnchorWeights()
+    weights.add(claims)
+    return {term: weights.get(term) for term in weights.frequency}
+
+
+class AnchorWeights:
+    """Anchor weights over the claims counted so far; grown turn by turn, so a new turn is
+    weighed against what was stored up to it, however turns are batched."""
+
+    def __init__(self) -> None:
+        self.frequency: Counter[str] = Counter()
+        self.total = 0
+
+    def add(self, claims: Sequence[Claim]) -> None:
+        self.frequency.update(term for claim in claims for term in claim.anchor | claim.names)
+        self.total += len(claims)
+
+    def get(self, term: str, default: float | None = None) -> float:
+        return math.log(1 + max(self.total, 1) / max(self.frequency.get(term, 0), 1))
+
+
+Weights = Mapping[str, float] | AnchorWeights
 
 
 def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
@@ -92,9 +108,10 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     def mass(terms: frozenset[str]) -> float:
         return sum(weights.get(t, 1.0) for t in terms)
 
-    small, large = (
-        (old.anchor, new.anchor) if mass(old.anchor) <= mass(new.anchor) else (new.anchor, old.anchor)
-    )
+    # a name both use says nothing either way; a name only one uses says it is about something else
+    shared = old.names & new.names
+    mine, theirs = old.anchor | (old.names - shared), new.anchor | (new.names - shared)
+    small, large = (mine, theirs) if mass(mine) <= mass(theirs) else (theirs, mine)
     if not small:
         return False
     return mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
@@ -103,13 +120,15 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
 def changed_attributes(
     old: Claim, new: Claim, restated: Mapping[str, frozenset[str]] | None = None
 ) -> list[str]:
-    """Attributes the new claim gives another value than the old one. A value the new
-    record states anywhere (``restated``: every value of its turn) is not changed, so a
-    recap cut into other list items than the original still restates it."""
+    """Attributes the new claim gives another value than the old one; a time with a role
+    ("clock:arrival") is compared only with times of the same role. A value the new
+    record states anywhere (``restated``: every value of its turn, by attribute without
+    role) is not changed, so a recap cut into other list items than the original still
+    restates it."""
     changed = []
     for attribute, values in new.values.items():
         before = old.values.get(attribute)
-        said = values | (restated or {}).get(attribute, frozenset())
+        said = values | (restated or {}).get(base_attribute(attribute), frozenset())
         if not before or all(_among(value, said) for value in before):
             continue
         named = new.replaced.get(attribute)
@@ -117,6 +136,11 @@ def changed_attributes(
             continue  # it says what it replaced, and that is not this
         changed.append(attribute)
     return changed
+
+
+def base_attribute(attribute: str) -> str:
+    """``clock`` of ``clock:arrival``."""
+    return attribute.partition(":")[0]
 
 
 def _among(value: str, values: frozenset[str]) -> bool:
@@ -138,22 +162,32 @@ def _twelve_hour(value: str) -> str:
 
 
 def find_claim_supersessions(
-    new: Sequence[ClaimRecord], earlier: Sequence[ClaimRecord], subjects: Subjects = _no_subjects
+    new: Sequence[ClaimRecord],
+    earlier: Sequence[ClaimRecord],
+    subjects: Subjects = _no_subjects,
+    already: Collection[tuple[int, int]] = (),
 ) -> list[ClaimFinding]:
-    """Claims of ``earlier`` records (and of new records before each) that each new record revises."""
+    """Claims of ``earlier`` records (and of new records before each) that each new record
+    revises. ``already``: (turn key, claim start) of claims superseded before (they are
+    not superseded again). The outcome does not depend on how records are split into
+    ``new`` and ``earlier``: each new record is weighed against the records before it
+    and itself."""
     findings: list[ClaimFinding] = []
-    superseded: set[tuple[int, int]] = set()
+    superseded: set[tuple[int, int]] = set(already)
     pool = [*earlier, *new]
     first_new = len(earlier)
-    weights = anchor_weights([c for record in pool for c in claims_of(record.text)])
+    weights = AnchorWeights()
+    weights.add([c for record in earlier for c in claims_of(record.text)])
     for row, record in enumerate(new):
+        weights.add(claims_of(record.text))
         revising = revising_claims(record.text)
         if not revising:
             continue
         restated: dict[str, frozenset[str]] = {}
         for claim in claims_of(record.text):
             for attribute, values in claim.values.items():
-                restated[attribute] = restated.get(attribute, frozenset()) | values
+                base = base_attribute(attribute)
+                restated[base] = restated.get(base, frozenset()) | values
         for other in pool[: first_new + row]:
             if other.key == record.key:
                 continue
@@ -188,6 +222,7 @@ def _revised_by(
         mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
         if mine and theirs and not mine & theirs:
             continue
-        whole = set(old.values) <= set(new.values) | set(new.replaced)
+        # cut only a whole sentence that says nothing the new claim does not restate
+        whole = old.sentence and set(old.values) <= set(new.values) | set(new.replaced)
         return ("same-anchor", "changed-" + "-".join(sorted(changed)), "revision-wording"), whole
     return None

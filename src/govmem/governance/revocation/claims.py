@@ -54,7 +54,10 @@ CHANGE_PATTERN = re.compile(
     r"rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|replac\w*|updat\w*|instead|new|newer|newest|"
     r"no\s+longer|rotat\w*|revis\w*|supersed\w*|adjust\w*|shift(?:ed|s)?|corrected|correction|"
     r"narrow(?:ed|s|ing)?|shorten\w*|extend(?:ed|s|ing)?|push(?:ed|es)?\s+back|bump(?:ed|s)?|"
-    r"postpon\w*|brought\s+forward|pulled\s+forward)\b",
+    r"postpon\w*|brought\s+forward|pulled\s+forward|moved\s+up|rather\s+than|swap(?:s|ped|ping)?|"
+    r"delay(?:ed|s|ing)?|widen(?:ed|s|ing)?|lengthen(?:ed|s|ing)?|tighten(?:ed|s|ing)?|"
+    r"relocat\w*|reassign\w*|re-?book\w*|trimm(?:ed|ing)|cut\s+back|scaled\s+back|"
+    r"revert\w*|amend\w*)\b",
     re.IGNORECASE,
 )
 """Words saying that a value changed (general English; ``REVISION_PATTERN`` adds more).
@@ -69,7 +72,9 @@ CHANGE_STEMS = frozenset(
         older earlier previous previously former formerly instead revised revision supersede
         superseded rotate rotated rotation adjust adjusted shift shifted correct corrected
         correction longer latest original narrow narrowed shorten shortened extend extended
-        push pushed bump bumped postpone postponed
+        push pushed bump bumped postpone postponed rather swap swapped delay delayed widen widened
+        lengthen lengthened tighten tightened relocate relocated reassign reassigned rebook rebooked
+        trim trimmed revert reverted amend amended anymore
         """
     )
 )
@@ -96,6 +101,8 @@ REQUEST = re.compile(
     r"do\s+you|did\s+you|is\s+it|are\s+you|let\s+me\s+know)\b",
     re.IGNORECASE,
 )
+_CONDITION_IN = re.compile(r"\b(?:if|unless|whether|in\s+case|otherwise)\b", re.IGNORECASE)
+_CLAUSE_START = re.compile(r"[;:,(]")
 _NEGATED = re.compile(r"\b(?:not|no|never|n't|without)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 DOSE_UNITS = {
@@ -137,6 +144,34 @@ _CODE = re.compile(
     r"|(?<![\d,.])\b(?!(?:19|20)\d\d\b)\d{3,}\b(?![,.]\d)"  # 5274 (not a year, not 3,980)
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*")
+
+TIME_ATTRIBUTES = frozenset(("date", "weekday", "clock"))
+ROLE_WORDS = {
+    **dict.fromkeys(("arrive", "arrives", "arrived", "arriving", "arrival"), "arrival"),
+    **dict.fromkeys(("checkin",), "check-in"),
+    **dict.fromkeys(("start", "starts", "started", "starting", "begin", "begins", "began", "beginning",
+                     "begun", "commence", "commences", "commenced", "commencing", "since"), "start"),
+    **dict.fromkeys(("effective",), "effective"),
+    **dict.fromkeys(("end", "ends", "ended", "ending", "expire", "expires", "expired", "expiring", "expiry",
+                     "expiration"), "end"),
+    **dict.fromkeys(("deadline", "due"), "deadline"),
+    **dict.fromkeys(("remind", "reminds", "reminded", "reminder", "reminders"), "reminder"),
+    **dict.fromkeys(("leaving", "depart", "departs", "departing", "departure"), "departure"),
+    **dict.fromkeys(("pickup",), "pickup"),
+    **dict.fromkeys(("dropoff",), "dropoff"),
+    **dict.fromkeys(("fast", "fasting"), "fasting"),
+}  # fmt: skip
+"""Words that give a time the role it plays beside the event it belongs to ("arrive by 8:50",
+"8:50 arrival", "checked in at 8:15", "started March 9"): a time with one role is never
+the replacement of a time with another (or with none, the event's own time)."""
+PARTICLE_VERBS = {
+    **dict.fromkeys(("check", "checks", "checked", "checking"), ("in", "check-in")),
+    **dict.fromkeys(("pick", "picks", "picked", "picking"), ("up", "pickup")),
+    **dict.fromkeys(("drop", "drops", "dropped", "dropping"), ("off", "dropoff")),
+}
+"""Verbs that give a role with their particle ("check in", "checked in", "pick up")."""
+_ROLE_STOP = re.compile(r"[.;:!?,()]")
+_RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the)\b[\s,]*)?$", re.IGNORECASE)
 _CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
 
 
@@ -152,6 +187,10 @@ class Claim:
     replaced: dict[str, frozenset[str]] = field(hash=False)
     revises: bool = False
     asserts: bool = True
+    sentence: bool = True
+    """Whether the claim is its whole sentence (not one item of a listing sentence)."""
+    names: frozenset[str] = frozenset()
+    """Stems of the name words in the claim (kept out of ``anchor``)."""
 
 
 def _located(text: str) -> list[tuple[str, str, int, int]]:
@@ -198,7 +237,59 @@ def _located(text: str) -> list[tuple[str, str, int, int]]:
         add("percent", f"{float(m.group(1)):g}", m.start(), m.end())
     for m in _CODE.finditer(text):
         add("code", m.group(0).upper(), m.start(), m.end())
-    return found
+    return _with_roles(text, found)
+
+
+def _role_of(words: list[str], forward: bool) -> str:
+    """The role the words next to a time give it: ``words`` in order away from the time
+    (after it: only the next word; before it: back over up to three function words)."""
+    lowered = [w.lower().split("'")[0] for w in words]
+    for i, low in enumerate(lowered):
+        further = lowered[i + 1] if i + 1 < len(lowered) else ""
+        if forward:
+            if low in PARTICLE_VERBS and further == PARTICLE_VERBS[low][0]:
+                return PARTICLE_VERBS[low][1]
+            return ROLE_WORDS.get(low, "") if not (low == "due" and further == "to") else ""
+        if further in PARTICLE_VERBS and low == PARTICLE_VERBS[further][0]:
+            return PARTICLE_VERBS[further][1]
+        if low in ROLE_WORDS:
+            return ROLE_WORDS[low]
+        if low not in FUNCTION_WORDS or i >= 3:
+            return ""
+    return ""
+
+
+def _with_roles(text: str, found: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """Time values whose neighbouring word gives them a role ("arrive by 8:50") get the
+    attribute ``clock:arrival`` (``date:start``, ...); a run of adjacent time values
+    ("Friday March 13 at 9:45") shares one role."""
+    times = sorted((v for v in found if v[0] in TIME_ATTRIBUTES), key=lambda v: v[2])
+    runs: list[list[tuple[str, str, int, int]]] = []
+    for value in times:
+        if runs and _RUN_GAP.match(text[runs[-1][-1][3] : value[2]]):
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    role_of: dict[int, str] = {}
+    ends = sorted(v[3] for v in found)
+    starts = sorted(v[2] for v in found)
+    for run in runs:
+        start, end = run[0][2], run[-1][3]
+        # neither side reaches past punctuation or another value
+        left = max([0, *(e for e in ends if e <= start)])
+        left = max([left, *(m.end() for m in _ROLE_STOP.finditer(text, left, start))])
+        right = min([len(text), *(b for b in starts if b >= end)])
+        stop = _ROLE_STOP.search(text, end, right)
+        after = _WORD.findall(text[end : stop.start() if stop else right])
+        before = _WORD.findall(text[left:start])
+        role = _role_of(after[:2], forward=True)
+        if not role:
+            role = _role_of(before[::-1][:6], forward=False)
+        for value in run:
+            role_of[value[2]] = role
+    return [
+        (f"{a}:{role_of[start]}" if role_of.get(start) else a, v, start, end) for a, v, start, end in found
+    ]
 
 
 def _names_a_thread(text: str, match: re.Match[str]) -> bool:
@@ -231,12 +322,21 @@ def _replaced_ranges(text: str) -> list[tuple[int, int]]:
     return ranges
 
 
-def _anchor(text: str, located: list[tuple[str, str, int, int]]) -> frozenset[str]:
+def _anchor(
+    text: str, located: list[tuple[str, str, int, int]], names: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """Content stems saying what the values are of: no change words, and no names of
+    people or places (``names``: words of the sentence's entities, which are compared on
+    their own); an acronym ("CT", "MRI") names the thing itself and stays."""
     words = set()
     for m in _WORD.finditer(text):
         if any(a <= m.start() < b for _, _, a, b in located):
             continue
         low = m.group(0).lower()
+        base = low.replace("’", "'").split("'")[0]
+        token = m.group(0)
+        if base in FUNCTION_WORDS or (token[:1].isupper() and not token.isupper() and base in names):
+            continue
         if low in FUNCTION_WORDS or low in NEGATORS or len(low) < 2 or low in MONTHS or low in SHORT_MONTHS:
             continue
         if low in ("am", "pm", "noon", "midnight") or low in CONNECTIVES:
@@ -249,9 +349,13 @@ def _anchor(text: str, located: list[tuple[str, str, int, int]]) -> frozenset[st
 
 
 def _revises(text: str) -> bool:
+    """Change wording that is neither negated nor inside a condition ("... unless we
+    reschedule by Tuesday" says nothing changed)."""
     for pattern in (CHANGE_PATTERN, REVISION_PATTERN):
         for m in pattern.finditer(text):
-            if not _NEGATED.search(text[max(0, m.start() - 40) : m.start()]):
+            before = text[max(0, m.start() - 40) : m.start()]
+            clause = _CLAUSE_START.split(text[: m.start()])[-1]
+            if not _NEGATED.search(before) and not _CONDITION_IN.search(clause):
                 return True
     return False
 
@@ -266,7 +370,22 @@ def _asserts(sentence: str) -> bool:
     )
 
 
-def _pieces(sentence: str) -> list[tuple[int, int]]:
+def _names_in(text: str, names: frozenset[str]) -> frozenset[str]:
+    """Stems of the words of ``text`` that belong to a name of its sentence (see :func:`_anchor`)."""
+    found = set()
+    for m in _WORD.finditer(text):
+        token = m.group(0)
+        base = token.lower().replace("’", "'").split("'")[0]
+        if token[:1].isupper() and not token.isupper() and base in names and base not in FUNCTION_WORDS:
+            found.add(stem(base))
+    return frozenset(found)
+
+
+def _name_words(sentence: str) -> frozenset[str]:
+    return frozenset(word for name in entities(sentence) for word in name.split())
+
+
+def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """A listing sentence cut into its items: each keeps a value and a word of its own."""
     cuts = [(m.start(), m.end()) for m in _CUT.finditer(sentence)]
     if not cuts:
@@ -285,7 +404,7 @@ def _pieces(sentence: str) -> list[tuple[int, int]]:
         located = _located(piece)
         replaced = _replaced_ranges(piece)
         current = [v for v in located if not any(lo <= v[2] < hi for lo, hi in replaced)]
-        whole = bool(current) and bool(_anchor(piece, located))
+        whole = bool(current) and bool(_anchor(piece, located, names))
         if not whole:
             if merged:
                 merged[-1] = (merged[-1][0], b)
@@ -312,7 +431,9 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         asserts = _asserts(sentence)
         revises = _revises(sentence)
         names = entities(sentence)
-        for p_start, p_end in _pieces(sentence):
+        name_words = _name_words(sentence)
+        pieces = _pieces(sentence, name_words)
+        for p_start, p_end in pieces:
             piece = sentence[p_start:p_end]
             located = _located(piece)
             if not located:
@@ -329,12 +450,14 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                 Claim(
                     start=start,
                     end=end,
-                    anchor=_anchor(piece, located),
+                    anchor=_anchor(piece, located, name_words),
                     entities=names,  # a list item is about its sentence's names too
                     values={k: frozenset(v) for k, v in values.items()},
                     replaced={k: frozenset(v) for k, v in replaced.items()},
                     revises=revises,
                     asserts=asserts,
+                    sentence=len(pieces) == 1,
+                    names=_names_in(piece, name_words),
                 )
             )
     return tuple(found)

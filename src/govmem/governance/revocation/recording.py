@@ -124,7 +124,13 @@ def detect_statements(
             ClaimRecord(k, at, text) for k, at, text in store.episode_turn_texts(episode_id, before=first)
         ]
         fresh = [ClaimRecord(t.turn_key, t.turn.timestamp, t.turn.text) for t in new]
-        findings = find_claim_supersessions(fresh, earlier, subjects)
+        # statements superseded by an earlier write are not superseded again (batch invariance)
+        already = {
+            (key, start)
+            for key, rows in store.superseded_statements([r.key for r in earlier], "9999").items()
+            for start, *_ in rows
+        }
+        findings = find_claim_supersessions(fresh, earlier, subjects, already)
         if not findings:
             continue
         turns = {t.turn_key: t for t in new}

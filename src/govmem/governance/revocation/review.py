@@ -148,7 +148,24 @@ class RevocationReview:
                         text = _without(text, said)
                     else:
                         text = text.replace(said, f"{said} [SUPERSEDED by {by}: not current]")
-            done.append((replace(obj, text=text) if text != obj.text else obj, tuple(statements)))
+            if text == obj.text:
+                done.append((obj, tuple(statements)))
+                continue
+            changed = replace(obj, text=text)
+            deriver = self.derivers.get(obj.kind)
+            if not include_revoked and len(obj.source_keys) > 1 and hasattr(deriver, "without_empty_lines"):
+                # a window drops the line of a turn left with nothing to say, and names it no more
+                cut_turns = [turns[k] for k in obj.source_keys if k in turns]
+                text, dropped = deriver.without_empty_lines(text, cut_turns)
+                if dropped:
+                    ids = {turns[k].turn.turn_id for k in dropped}
+                    changed = replace(
+                        changed,
+                        text=text,
+                        sources=tuple(s for s in obj.sources if s not in ids),
+                        source_keys=tuple(k for k in obj.source_keys if k not in dropped),
+                    )
+            done.append((changed, tuple(statements)))
         return done
 
     def review(

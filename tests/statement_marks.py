@@ -1,0 +1,41 @@
+"""What reads do with superseded statements, written out independently for test oracles.
+
+A statement superseded whole is a whole stored sentence and reads leave it out; any
+other superseded statement (a list item inside a sentence, or a sentence that also
+says something its replacement does not restate) is kept and marked in place. So a
+returned text is stored sentences, possibly marked: these helpers remove the marks
+and apply the cuts to stored text, so tests compare like with like.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+MARK = re.compile(r" \[SUPERSEDED by [^\]\s]*: not current\]")
+
+
+def unmarked(text: str) -> str:
+    """``text`` without supersession marks."""
+    return MARK.sub("", text)
+
+
+def squeeze(text: str) -> str:
+    """Whitespace closed up, for comparing texts a cut may have re-spaced."""
+    return " ".join(text.split())
+
+
+def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = True) -> str:
+    """``text`` (a part of a stored turn starting at ``offset``) as a default read returns
+    it, given the turn's superseded statements ``rows`` (start, end, superseding turn id,
+    from, reason, whole): whole ones cut, the others marked (or left as they are)."""
+    for start, end, by, _, _, whole in sorted(rows, key=lambda r: r[0], reverse=True):
+        a, b = start - offset, end - offset
+        if a < 0 or b > len(text):
+            continue
+        said = text[a:b].rstrip()
+        if whole:
+            text = text[:a] + text[a + len(said) :]
+        elif marks:
+            text = text[: a + len(said)] + f" [SUPERSEDED by {by}: not current]" + text[a + len(said) :]
+    return text

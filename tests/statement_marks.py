@@ -36,6 +36,7 @@ def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = Tru
         said = text[a:b].rstrip()
         if whole:
             text = text[:a] + text[a + len(said) :]
-        elif marks:
-            text = text[: a + len(said)] + f" [SUPERSEDED by {by}: not current]" + text[a + len(said) :]
+        elif marks:  # the mark goes before the statement's closing punctuation
+            body = said.rstrip(".!?;,")
+            text = text[: a + len(body)] + f" [SUPERSEDED by {by}: not current]" + text[a + len(body) :]
     return text

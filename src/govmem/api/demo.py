@@ -98,8 +98,16 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
         echo(
             f"   stored {report.turns} turns and derived {report.objects_added} memory objects "
             f"(designs: {', '.join(memory.designs)}; embedder: {memory.embedder.name}) "
-            f"in {time.perf_counter() - t0:.2f} s\n"
+            f"in {time.perf_counter() - t0:.2f} s"
         )
+        texts = {t.turn_id: t.text for t in episode.turns}
+        for found in report.superseded:  # statements the conversation itself revised later
+            start, end = found["span"]
+            echo(
+                f'   superseded: {found["old"]} "{texts[found["old"]][start:end].strip()}" '
+                f"by {found['new']} ({'left out of reads' if found['whole'] else 'marked on reads'})"
+            )
+        echo("")
 
         echo("2. Recall as different principals. The medical policy pack decides in code, before")
         echo("   ranking, which sentences each requester may read; the model never sees the rest.")

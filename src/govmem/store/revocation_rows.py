@@ -203,10 +203,12 @@ class RevocationRows:
         return [(a, b, ta, tb, json.loads(reasons)) for a, b, ta, tb, reasons in rows]
 
     def episode_turn_texts(
-        self, episode_id: str, before: int | None = None
-    ) -> list[tuple[int, str | None, str]]:
-        """(turn key, timestamp, text) of the episode's turns (below key ``before``)."""
-        sql, params = "SELECT turn_key, timestamp, text FROM turns WHERE episode_id = ?", [episode_id]
+        self, episode_id: str, before: int | None = None, speakers: bool = False
+    ) -> list[tuple]:
+        """(turn key, timestamp, text) of the episode's turns (below key ``before``), with
+        the speaker last when ``speakers``."""
+        columns = "turn_key, timestamp, text" + (", speaker_id" if speakers else "")
+        sql, params = f"SELECT {columns} FROM turns WHERE episode_id = ?", [episode_id]
         if before is not None:
             sql, params = sql + " AND turn_key < ?", [*params, before]
         return [tuple(row) for row in self.db.execute(sql + " ORDER BY turn_key", params)]

@@ -156,3 +156,86 @@ def test_abbreviated_calendar_dates_are_dates_not_names() -> None:
 def test_narrowing_extending_and_postponing_say_a_value_changed(text: str) -> None:
     (claim,) = claims_of(text)
     assert claim.revises and claim.values
+
+
+def test_a_time_takes_its_role_from_the_word_next_to_it() -> None:
+    assert only("Please arrive by 8:50 AM.").values == {"clock:arrival": {"08:50"}}
+    assert only("CT on Tuesday at 8:50 AM arrival.").values["clock:arrival"] == {"08:50"}
+    assert only("You're checked in for your 8:15.").values == {"clock:check-in": {"08:15~"}}
+    assert only("Lisinopril started March 9.").values == {"date:start": {"march 9"}}
+    assert only("The CT is Tuesday at 9:10 AM.").values["clock"] == {"09:10"}  # the event's own time
+
+
+def test_times_of_different_roles_never_replace_each_other() -> None:
+    found = find_claim_supersessions(
+        records("The CT is Tuesday at 9:10 AM.", "Update for the CT: now arrive at 8:50 AM."), []
+    )
+    assert found == []
+
+
+def test_names_stay_out_of_the_anchor_and_count_only_when_one_side_has_them() -> None:
+    claim = only("Walter Brandt, you're checked in for your 8:15 with Dr. Varga in Exam Room 4.")
+    assert not {"walt", "brandt", "varga"} & claim.anchor
+    assert {"brandt", "varga"} <= claim.names
+    assert "ct" in only("CT on Tuesday at 9:10.").anchor  # an acronym names the thing itself
+    bins = only("Opening Birch Bins window is Sunday, December 13, from 10:10 AM to 10:35 AM.")
+    helper = only("Yes. Your revised helper window is 9:20 AM to 11:00 AM.")
+    assert not same_thing(bins, helper)
+
+
+def test_weekdays_naming_different_threads_are_different_things() -> None:
+    setup = claims_of("The Saturday setup window stays 9:20 AM to 10:45 AM and the zones stay the shelf.")[0]
+    window = claims_of(
+        "I have the updated Sunday signoff layer: release after 1:20 PM and my window 2:10 PM."
+    )[-1]
+    assert setup.threads == {"saturday"} and window.threads == {"sunday"}
+    assert not same_thing(setup, window)
+
+
+def test_the_same_long_heading_is_a_form_not_a_subject() -> None:
+    setup = only("Final Saturday update before the next summary: move setup to 9:10 AM to 10:40 AM.")
+    helper = only("Final Saturday update before the next summary: move Colin's helper window to 9:20 AM.")
+    assert not same_thing(setup, helper)
+
+
+def test_my_slot_said_by_someone_else_is_another_slot() -> None:
+    old = ClaimRecord(0, "2026-03-01T09:00", "My stability window remains 1:40 PM to 1:55 PM.", "lena")
+    new = ClaimRecord(
+        1, "2026-03-02T09:00", "I have the updated layer: my window is now 2:10 PM to 2:25 PM.", "owen"
+    )
+    assert find_claim_supersessions([new], [old]) == []
+    same = ClaimRecord(1, "2026-03-02T09:00", "My stability window is now 2:10 PM to 2:25 PM.", "lena")
+    assert find_claim_supersessions([same], [old])
+
+
+def test_change_wording_inside_a_condition_is_no_revision() -> None:
+    assert not only("The clinic will charge 55 dollars unless we reschedule by Tuesday.").revises
+
+
+def test_a_list_item_is_superseded_in_part_never_cut() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Calendar: Wednesday July 8 at 2:00 PM nephrology and Friday July 10 at 11:00 AM rheumatology.",
+            "The rheumatology follow-up moved to Monday July 13 at 3:00 PM.",
+        ),
+        [],
+    )
+    assert [(f.older, f.whole) for f in found] == [(0, False)]
+
+
+def test_the_outcome_does_not_depend_on_how_records_are_batched() -> None:
+    texts = [
+        "Your follow-up is Tuesday at 10:00 AM. The desk opens at 8:00 AM.",
+        "Note: parking is on level P2.",
+        "The follow-up moved to Thursday at 1:30 PM.",
+        "Update: the follow-up moved again, to Friday at 9:00 AM.",
+    ]
+    every = records(*texts)
+    whole = find_claim_supersessions(every, [])
+    for split in range(1, len(every)):
+        first = find_claim_supersessions(every[:split], [])
+        already = {(f.older, f.start) for f in first}
+        rest = find_claim_supersessions(every[split:], every[:split], already=already)
+        assert sorted(first + rest, key=lambda f: (f.older, f.newer)) == sorted(
+            whole, key=lambda f: (f.older, f.newer)
+        )

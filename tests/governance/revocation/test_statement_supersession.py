@@ -75,6 +75,13 @@ def test_a_statement_replaced_in_part_is_marked_not_cut(memory: Memory) -> None:
     assert "[SUPERSEDED by t2: not current]" in text
 
 
+def test_a_list_item_is_marked_in_its_sentence_never_cut_out_of_it(memory: Memory) -> None:
+    listing = "Calendar: Wednesday July 8 at 2:00 PM nephrology and Friday July 10 at 11:00 AM rheumatology."
+    ingest(memory, listing, "The rheumatology follow-up moved to Monday July 13 at 3:00 PM.")
+    text = memory.get("pat", "turn-1").text
+    assert text == listing.replace("rheumatology.", "rheumatology [SUPERSEDED by t2: not current].")
+
+
 def test_a_turn_left_with_nothing_current_is_superseded_whole(memory: Memory) -> None:
     ingest(memory, "Your follow-up is Tuesday at 10:00 AM.", T2)
     assert memory.validity("t1")["status"] == "superseded"

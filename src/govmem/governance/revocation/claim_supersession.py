@@ -36,6 +36,8 @@ from govmem.governance.revocation.claims import Claim, claims_of
 
 ANCHOR_CONTAINMENT = 0.6
 """Share of the smaller claim's anchor stems that must occur in the other's."""
+HEADING_FORM = 3
+"""Content stems from which a heading both claims share is a form rather than a topic."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class ClaimRecord:
     key: int
     valid_from: str | None
     text: str
+    speaker: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,14 +106,23 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     """Whether two claims are about the same thing (see the module docstring)."""
     if old.entities - new.entities and new.entities - old.entities:
         return False
+    if old.threads and new.threads and not old.threads & new.threads:
+        return False  # "the Saturday setup window" and "the Sunday signoff layer"
     weights = weights or {}
 
     def mass(terms: frozenset[str]) -> float:
         return sum(weights.get(t, 1.0) for t in terms)
 
-    # a name both use says nothing either way; a name only one uses says it is about something else
-    shared = old.names & new.names
-    mine, theirs = old.anchor | (old.names - shared), new.anchor | (new.names - shared)
+    mine, theirs = old.anchor, new.anchor  # names of people are not in anchors (subjects check them)
+    if (
+        len(old.heading) >= HEADING_FORM
+        and old.heading == new.heading
+        and mine - old.heading
+        and theirs - new.heading
+    ):
+        # the same long heading on both ("Final Saturday update before the next summary: ...")
+        # is a form, not a subject: what follows it decides ("Finance revision: ..." names a topic)
+        mine, theirs = mine - old.heading, theirs - new.heading
     small, large = (mine, theirs) if mass(mine) <= mass(theirs) else (theirs, mine)
     if not small:
         return False
@@ -120,7 +132,8 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
 def changed_attributes(
     old: Claim, new: Claim, restated: Mapping[str, frozenset[str]] | None = None
 ) -> list[str]:
-    """Attributes the new claim gives another value than the old one; a time with a role
+    """Attributes the new claim gives another value than the old one (a value the old one
+    does not state, while leaving out one it does); a time with a role
     ("clock:arrival") is compared only with times of the same role. A value the new
     record states anywhere (``restated``: every value of its turn, by attribute without
     role) is not changed, so a recap cut into other list items than the original still
@@ -131,6 +144,8 @@ def changed_attributes(
         said = values | (restated or {}).get(base_attribute(attribute), frozenset())
         if not before or all(_among(value, said) for value in before):
             continue
+        if all(_among(value, before) for value in values):
+            continue  # it gives no other value, it only leaves some out (a recap of part)
         named = new.replaced.get(attribute)
         if named and not before & named:
             continue  # it says what it replaced, and that is not this
@@ -193,10 +208,18 @@ def find_claim_supersessions(
                 continue
             if record.valid_from and other.valid_from and other.valid_from > record.valid_from:
                 continue
+            others_speaker = other.speaker != record.speaker and None not in (other.speaker, record.speaker)
             for old in claims_of(other.text):
                 if not old.asserts or (other.key, old.start) in superseded:
                     continue
-                found = _revised_by(old, other.key, revising, record.key, subjects, weights, restated)
+                if others_speaker and old.mine:
+                    # "my window" said by someone else: another person's slot
+                    revising_here = [c for c in revising if not c.mine]
+                else:
+                    revising_here = revising
+                if not revising_here:
+                    continue
+                found = _revised_by(old, other.key, revising_here, record.key, subjects, weights, restated)
                 if found is not None:
                     reasons, whole = found
                     superseded.add((other.key, old.start))

@@ -74,11 +74,13 @@ CHANGE_STEMS = frozenset(
         correction longer latest original narrow narrowed shorten shortened extend extended
         push pushed bump bumped postpone postponed rather swap swapped delay delayed widen widened
         lengthen lengthened tighten tightened relocate relocated reassign reassigned rebook rebooked
-        trim trimmed revert reverted amend amended anymore
+        trim trimmed revert reverted amend amended anymore first initial initially remain remains
+        remained stay stays stayed book booked schedule scheduled plan planned confirm confirmed
         """
     )
 )
-"""Stems that say *that* something changed, not *what*: kept out of a claim's anchor."""
+"""Stems that say *that* something changed or holds (or was the first value, or is
+booked), not *what*: kept out of a claim's anchor."""
 
 CONNECTIVES = words_of(
     """
@@ -170,6 +172,14 @@ PARTICLE_VERBS = {
     **dict.fromkeys(("drop", "drops", "dropped", "dropping"), ("off", "dropoff")),
 }
 """Verbs that give a role with their particle ("check in", "checked in", "pick up")."""
+_NAME_RUN = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*"
+_PERSONS = (
+    re.compile(rf"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.\s+(?P<name>{_NAME_RUN})"),  # a title
+    re.compile(rf"(?<![A-Za-z])(?P<name>{_NAME_RUN})['’]s\b"),  # an owner
+    re.compile(rf"(?:^|[:;]\s*)\W*(?P<name>{_NAME_RUN}),"),  # addressed
+)
+_HEADING = re.compile(r":\s+")
+_MINE = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
 _ROLE_STOP = re.compile(r"[.;:!?,()]")
 _RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the)\b[\s,]*)?$", re.IGNORECASE)
 _CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
@@ -191,6 +201,12 @@ class Claim:
     """Whether the claim is its whole sentence (not one item of a listing sentence)."""
     names: frozenset[str] = frozenset()
     """Stems of the name words in the claim (kept out of ``anchor``)."""
+    threads: frozenset[str] = frozenset()
+    """Weekdays its sentence uses to name a thread ("the Saturday setup window")."""
+    mine: bool = False
+    """Whether it says "my" or "mine": what it is about belongs to its speaker."""
+    heading: frozenset[str] = frozenset()
+    """Anchor stems of a heading before a colon ("Final Saturday update: ..."), also in ``anchor``."""
 
 
 def _located(text: str) -> list[tuple[str, str, int, int]]:
@@ -339,7 +355,10 @@ def _anchor(
             continue
         if low in FUNCTION_WORDS or low in NEGATORS or len(low) < 2 or low in MONTHS or low in SHORT_MONTHS:
             continue
-        if low in ("am", "pm", "noon", "midnight") or low in CONNECTIVES:
+        if (
+            low in ("am", "pm", "noon", "midnight", "dr", "mr", "mrs", "ms", "mx", "prof")
+            or low in CONNECTIVES
+        ):
             continue
         for part in low.split("-"):
             st = stem(part)
@@ -381,8 +400,34 @@ def _names_in(text: str, names: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+def _header_end(sentence: str) -> int:
+    """Where a heading ("Final Saturday update before the next summary: ...") ends: after
+    a colon that comes before every value of the sentence (0 when there is none)."""
+    colon = _HEADING.search(sentence)
+    if colon is None:
+        return 0
+    located = _located(sentence)
+    if not located or min(a for _, _, a, _ in located) < colon.start():
+        return 0
+    return colon.end()
+
+
+def _heading(piece: str, names: frozenset[str], header: int) -> frozenset[str]:
+    """Anchor stems of the sentence's heading, when the piece holds it."""
+    return _anchor(piece[:header], [], names) if header > 0 else frozenset()
+
+
 def _name_words(sentence: str) -> frozenset[str]:
-    return frozenset(word for name in entities(sentence) for word in name.split())
+    """Words of the names of people in ``sentence``: a name after a title ("Dr. Varga"),
+    a name that owns something ("Elena's review"), or one addressed at the start of a
+    sentence ("Walter Brandt, you're checked in"). Other names (a programme, a hall, a
+    room) say what a value is of and stay in the anchor."""
+    return frozenset(
+        word.lower()
+        for pattern in _PERSONS
+        for m in pattern.finditer(sentence)
+        for word in _WORD.findall(m.group("name"))
+    )
 
 
 def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
@@ -432,7 +477,13 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         revises = _revises(sentence)
         names = entities(sentence)
         name_words = _name_words(sentence)
+        threads = frozenset(
+            SHORT_WEEKDAYS.get(m.group(1).lower(), m.group(1).lower())
+            for m in _WEEKDAY.finditer(sentence)
+            if _names_a_thread(sentence, m)
+        )
         pieces = _pieces(sentence, name_words)
+        header = _header_end(sentence)
         for p_start, p_end in pieces:
             piece = sentence[p_start:p_end]
             located = _located(piece)
@@ -451,6 +502,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     start=start,
                     end=end,
                     anchor=_anchor(piece, located, name_words),
+                    heading=_heading(piece, name_words, header - p_start),
                     entities=names,  # a list item is about its sentence's names too
                     values={k: frozenset(v) for k, v in values.items()},
                     replaced={k: frozenset(v) for k, v in replaced.items()},
@@ -458,6 +510,8 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     asserts=asserts,
                     sentence=len(pieces) == 1,
                     names=_names_in(piece, name_words),
+                    threads=threads,
+                    mine=bool(_MINE.search(piece)),
                 )
             )
     return tuple(found)

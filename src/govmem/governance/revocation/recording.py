@@ -121,9 +121,10 @@ def detect_statements(
             continue  # the common case: nothing in these turns says a value changed
         first = min(t.turn_key for t in new)
         earlier = [
-            ClaimRecord(k, at, text) for k, at, text in store.episode_turn_texts(episode_id, before=first)
+            ClaimRecord(k, at, text, speaker)
+            for k, at, text, speaker in store.episode_turn_texts(episode_id, before=first, speakers=True)
         ]
-        fresh = [ClaimRecord(t.turn_key, t.turn.timestamp, t.turn.text) for t in new]
+        fresh = [ClaimRecord(t.turn_key, t.turn.timestamp, t.turn.text, t.turn.speaker) for t in new]
         # statements superseded by an earlier write are not superseded again (batch invariance)
         already = {
             (key, start)

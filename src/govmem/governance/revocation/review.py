@@ -144,16 +144,13 @@ class RevocationReview:
                     )
                     if include_revoked:
                         continue
-                    if whole:
-                        text = _without(text, said)
-                    else:
-                        text = text.replace(said, f"{said} [SUPERSEDED by {by}: not current]")
+                    text = _without(text, said) if whole else text.replace(said, _marked(said, by))
             if text == obj.text:
                 done.append((obj, tuple(statements)))
                 continue
             changed = replace(obj, text=text)
             deriver = self.derivers.get(obj.kind)
-            if not include_revoked and len(obj.source_keys) > 1 and hasattr(deriver, "without_empty_lines"):
+            if not include_revoked and hasattr(deriver, "without_empty_lines"):
                 # a window drops the line of a turn left with nothing to say, and names it no more
                 cut_turns = [turns[k] for k in obj.source_keys if k in turns]
                 text, dropped = deriver.without_empty_lines(text, cut_turns)
@@ -241,6 +238,12 @@ class RevocationReview:
             for a, b, ta, tb, reasons in rows
             if a in keys and b in keys
         ]
+
+
+def _marked(statement: str, by: str | None) -> str:
+    """The statement marked as superseded, the mark before its closing punctuation."""
+    body = statement.rstrip(".!?;,")
+    return f"{body} [SUPERSEDED by {by}: not current]{statement[len(body) :]}"
 
 
 def _without(text: str, statement: str) -> str:

@@ -7,22 +7,28 @@ A new claim revises an earlier one (see :mod:`claims`) when
   revise), from an earlier turn of the same episode (valid-from not later);
 - both are **about the same thing**: the smaller anchor is contained in the other
   for at least ``ANCHOR_CONTAINMENT`` of its weight (stems weighted by their inverse
-  frequency among the conversation's claims, so "current" or "note" count little),
-  they do not each name an entity the other does not, and their subjects (the
-  labeller's principals of each span, when both have some) meet;
+  frequency among the claims of the turns up to the new one, so "current" or "note"
+  count little, and the outcome does not depend on how turns are batched; a long
+  heading both share, "Final Saturday update before the next summary:", is left
+  out), they do not each name an entity the other does not, nor name different
+  weekday threads ("the Saturday setup" and "the Sunday signoff"), their subjects
+  (the labeller's principals of each span, when both have some) meet, and a slot
+  called "my" by one speaker is not revised by another speaker's "my" slot;
 - they state the **same attribute with another value**: the earlier claim states a
-  value of it that the new claim does not state as current, and when the new claim
-  names the values it replaces ("from Tuesday 10:00 to ..."), the earlier claim states
-  one of those.
+  value of it that the new claim does not state as current, the new claim states one
+  the earlier does not (a recap of part changes nothing), times compare only within
+  one role, and when the new claim names the values it replaces ("from Tuesday 10:00
+  to ..."), the earlier claim states one of those.
 
 What is found is (earlier turn, claim span, new turn, reasons, whole); only the
 earlier claim's span stops being current, so the rest of its turn is served as
-before. The claim is superseded **whole** when the new claim restates every
-attribute it gives ("Tuesday at 10:00" by "moved to Thursday at 1:30"): reads cut
-it. When it also gives something the new claim does not restate ("September 18 from
-6:30 to 6:50 PM" by "the window is now 6:40 to 7:00 PM": the date still holds),
-reads keep it marked as superseded, so neither the date is lost nor the old time
-served as current.
+before. The claim is superseded **whole** when it is a whole sentence and the new
+claim restates every attribute it gives ("Tuesday at 10:00" by "moved to Thursday at
+1:30"): reads cut it. When it is one item of a listing sentence, or gives something
+the new claim does not restate ("September 18 from 6:30 to 6:50 PM" by "the window is
+now 6:40 to 7:00 PM": the date still holds), reads keep it marked as superseded, so
+returned text is always stored sentences, marked or not, and no old value is served
+as current. A claim superseded once is not superseded again.
 """
 
 from __future__ import annotations

@@ -15,10 +15,19 @@ turns, not on whole turns. :func:`claims_of` cuts a turn into **claims**:
   or more digits: room and suite numbers, door codes, phone numbers, case codes);
 - **replaced** values: those the claim says are the old ones ("from Tuesday 10:00
   to Thursday", "LH-318, replacing the earlier LH-314");
+- **roles** of times: a clock, date or weekday takes a role from the word next to it
+  ("arrive by 8:50" is ``clock:arrival``, "checked in for your 8:15" ``clock:check-in``,
+  "started March 9" ``date:start``), so an arrival time never replaces the time of the
+  event itself;
 - **anchor**: the content stems that say what the values are of ("follow-up",
   "metoprolol tartrate", "Beacon Hall temporary code", "Saturday" in "the Saturday
-  summary"), without the words that only say something changed;
-- whether it **revises** (change wording not under a negation) and whether it
+  summary"), without the words that only say something changed or holds ("moved",
+  "remains", "first", "booked") and without names of people ("Dr. Varga", "Elena's",
+  "Walter Brandt, you're ..."), whom the subject check compares; a **heading** before a
+  colon is noted, weekdays naming a thread are kept apart (``threads``), and whether
+  the claim says "my" (``mine``);
+- whether it **revises** (change wording not under a negation nor inside a condition:
+  "... unless we reschedule") and whether it
   **asserts** at all: a question, a condition ("If you move Monday, ...") or a
   request ("Please move ...") states no value.
 

@@ -74,8 +74,9 @@ def db_path(tmp_path: Path) -> str:
 
 @pytest.fixture
 def memory(db_path: str):
-    """A Memory on a file (medical pack) with the demo episode ingested (turn and session designs)."""
-    with Memory(db_path, policy="medical") as memory:
+    """A Memory on a file (medical pack) with the demo episode ingested as the demo does it
+    (turn and session designs, statement supersession on)."""
+    with Memory(db_path, policy="medical", detect_supersession="statements") as memory:
         memory.ingest_episodes(read_episodes(DEMO_PATH))
         yield memory
 

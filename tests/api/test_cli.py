@@ -156,7 +156,9 @@ def test_human_readable_output(run, ingested: Result) -> None:
 
 
 def test_ingest_json_report(run, db_path: str) -> None:
-    result = run("ingest", demo_episode_path(), "--design", "turn", "--json")
+    result = run(
+        "ingest", demo_episode_path(), "--design", "turn", "--detect-supersession", "statements", "--json"
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {
         "file": demo_episode_path(),

@@ -90,7 +90,7 @@ def main(ctx: click.Context, db: str) -> None:
 @click.option(
     "--detect-supersession",
     "supersession",
-    default="statements",
+    default="off",
     show_default=True,
     type=click.Choice(SUPERSESSION_CHOICES),
     help="Detect what new turns revise: statements inside turns (conversations), whole records "
@@ -696,7 +696,7 @@ def bench_access(size: int, repeats: int, queries: int, out: str | None) -> None
     default=None,
     type=click.Choice(SUPERSESSION_CHOICES),
     help="What ingest detects as superseded: statements inside turns, whole records, or nothing "
-    "(default: statements, the store default).",
+    "(default: statements; conversations are what GateMem replays).",
 )
 @_reports_errors
 def bench_gatemem(

@@ -86,7 +86,7 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
     started = time.perf_counter()
     episode_file = demo_episode_path()
     echo(f"govmem demo: a shared clinic memory in {db_path}\n")
-    with Memory(db_path, policy="medical") as memory:
+    with Memory(db_path, policy="medical", detect_supersession="statements") as memory:
         (episode,) = read_episodes(episode_file)
         echo(f"1. Ingest the example episode {episode.episode_id!r} ({episode_file})")
         echo(

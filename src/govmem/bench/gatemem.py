@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import govmem
-from govmem.api.memory import DEFAULT_DESIGNS, DEFAULT_SUPERSESSION, Memory
+from govmem.api.memory import DEFAULT_DESIGNS, Memory
 from govmem.bench.gatemem_data import Checkpoint, read_checkpoints
 from govmem.bench.gatemem_scoring import Prediction, prediction_from, score
 from govmem.errors import InputError
@@ -48,6 +48,9 @@ from govmem.read_path.reader import Answer, ExtractiveReader, LLMReader, Reader,
 DOMAINS = ("medical", "office", "education", "household")
 READERS = ("extractive", "llm")
 DEFAULT_K = 20  # the budget of the naive-RAG reference in the GateMem issue (the CLI repeats it)
+GATEMEM_SUPERSESSION = "statements"
+"""GateMem replays conversations whose schedules and doses change: statements are detected
+(off in a plain ``Memory``, for ingest speed; context-level scores are the same either way)."""
 PREDICTIONS = "predictions.jsonl"
 REPORT = "report.json"
 
@@ -229,7 +232,7 @@ def run_domain(
     reader: str = "extractive",
     llm: Callable[[], LLMClient] | None = None,
     progress: Progress | None = None,
-    supersession: bool | str = DEFAULT_SUPERSESSION,
+    supersession: bool | str = GATEMEM_SUPERSESSION,
 ) -> tuple[list[dict[str, Any]], DomainStats]:
     """Prediction lines of one domain's checkpoints (in file order) and the domain's costs.
 
@@ -311,7 +314,7 @@ def predict(
     reader: str = "extractive",
     llm: Callable[[], LLMClient] | None = None,
     progress: Progress | None = None,
-    supersession: bool | str = DEFAULT_SUPERSESSION,
+    supersession: bool | str = GATEMEM_SUPERSESSION,
 ) -> dict[str, Any]:
     """Write ``out/predictions.jsonl`` for every checkpoint of ``domains`` in ``data``.
 
@@ -396,7 +399,7 @@ def run_gatemem(
     reader: str = "extractive",
     llm: Callable[[], LLMClient] | None = None,
     progress: Progress | None = None,
-    supersession: bool | str = DEFAULT_SUPERSESSION,
+    supersession: bool | str = GATEMEM_SUPERSESSION,
 ) -> dict[str, Any]:
     """Predict every checkpoint, then score; writes ``predictions.jsonl`` and ``report.json``."""
     run = predict(

@@ -43,6 +43,18 @@ def test_value_kinds(text: str, attribute: str, value: str) -> None:
     assert value in only(text).values[attribute]
 
 
+def test_a_unit_matched_only_by_case_folding_is_no_dose_and_no_error() -> None:
+    (claim,) = claims_of("Give 5 \u0130U tonight, then LH-318 at 4 PM.")  # dotted capital I
+    assert "dose" not in claim.values
+    assert claim.values["code"] == {"LH-318"} and claim.values["clock"] == {"16:00"}
+
+
+def test_codes_are_found_inside_any_run_of_word_characters() -> None:
+    claims = claims_of("Badge bh_temp_5926, room 7Q4N, line 555-0144 (not 3,980 or 2026).")
+    codes = set().union(*(c.values.get("code", set()) for c in claims))
+    assert codes == {"BH_TEMP_5926", "7Q4N", "555-0144"}
+
+
 def test_a_year_and_an_ordinal_are_not_codes() -> None:
     claims = claims_of("Since 2024 the 2nd floor desk opens at 9:00 AM.")
     assert all("code" not in c.values for c in claims)

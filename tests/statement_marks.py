@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-MARK = re.compile(r" \[SUPERSEDED by [^\]\s]*: not current\]")
+MARK = re.compile(r" \[SUPERSEDED: not current\]")
 
 
 def unmarked(text: str) -> str:
@@ -29,7 +29,7 @@ def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = Tru
     """``text`` (a part of a stored turn starting at ``offset``) as a default read returns
     it, given the turn's superseded statements ``rows`` (start, end, superseding turn id,
     from, reason, whole): whole ones cut, the others marked (or left as they are)."""
-    for start, end, by, _, _, whole in sorted(rows, key=lambda r: r[0], reverse=True):
+    for start, end, _, _, _, whole in sorted(rows, key=lambda r: r[0], reverse=True):
         a, b = start - offset, end - offset
         if a < 0 or b > len(text):
             continue
@@ -38,5 +38,5 @@ def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = Tru
             text = text[:a] + text[a + len(said) :]
         elif marks:  # the mark goes before the statement's closing punctuation
             body = said.rstrip(".!?;,")
-            text = text[: a + len(body)] + f" [SUPERSEDED by {by}: not current]" + text[a + len(body) :]
+            text = text[: a + len(body)] + " [SUPERSEDED: not current]" + text[a + len(body) :]
     return text

@@ -215,7 +215,9 @@ def gatemem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str]
             folder = tmp_path_factory.mktemp(domain)
             stores = []
             for number, episode in enumerate(read_episodes(SHARED_GATEMEM / domain / "episodes.jsonl")):
-                memory = Memory(str(folder / f"episode{number}.db"), policy=domain)
+                memory = Memory(
+                    str(folder / f"episode{number}.db"), policy=domain, detect_supersession="statements"
+                )
                 stores.append(EpisodeStore(episode, memory))
                 memory.ingest_episodes([episode])
             loaded[domain] = stores

@@ -163,7 +163,7 @@ def worlds(draw: st.DrawFn) -> World:
 
 
 def build(world: World) -> Memory:
-    memory = Memory(":memory:", policy="medical")
+    memory = Memory(":memory:", policy="medical", detect_supersession="statements")  # reads cut and mark too
     memory.add_principals(world.principals)
     memory.add_relationships(world.relationships)
     memory.ingest_many(world.turns)

@@ -60,22 +60,29 @@ class SessionDeriver:
             groups[_group_id(turn.turn.episode_id, turn.session_id)].append(turn)
         return groups
 
-    def without_empty_lines(self, text: str, turns: Sequence[StoredTurn]) -> tuple[str, set[int]]:
+    def without_empty_lines(
+        self, text: str, turns: Sequence[StoredTurn], window: Sequence[StoredTurn] = ()
+    ) -> tuple[str, set[int]]:
         """``text`` without the lines of ``turns`` that hold nothing after their prefix
-        (every word of the turn cut on a read), and the keys of those turns."""
+        (every word of the turn cut on a read), and the keys of those turns. A turn
+        whose text runs over several lines keeps its prefix while any of them holds
+        something: what follows a prefix up to the next turn's prefix (``window``: all
+        the turns of the window) is that turn's."""
         lines = text.split("\n")
+        starts = {line_prefix(t).rstrip() for t in window} | {line_prefix(t).rstrip() for t in turns}
         dropped: set[int] = set()
         for turn in turns:
             prefix = line_prefix(turn).rstrip()
             for index, line in enumerate(lines):
-                if line.strip() == prefix:
-                    # the turn's text may run over several lines: blank ones go with it
-                    end = index + 1
-                    while end < len(lines) and not lines[end].strip():
-                        end += 1
+                if line.strip() != prefix:
+                    continue
+                end = index + 1
+                while end < len(lines) and not any(lines[end].startswith(s) for s in starts):
+                    end += 1
+                if all(not rest.strip() for rest in lines[index + 1 : end]):
                     del lines[index:end]
                     dropped.add(turn.turn_key)
-                    break
+                break
         return "\n".join(lines), dropped
 
     def derive(self, group_id: str, turns: Sequence[StoredTurn]) -> list[ObjectDraft]:

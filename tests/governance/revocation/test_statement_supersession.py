@@ -72,14 +72,14 @@ def test_a_statement_replaced_in_part_is_marked_not_cut(memory: Memory) -> None:
     assert [s["whole"] for s in reports[1].superseded] == [False]
     text = memory.get("pat", "turn-1").text
     assert "September 18" in text  # the date still holds
-    assert "[SUPERSEDED by t2: not current]" in text
+    assert "[SUPERSEDED: not current]" in text and "t2" not in text  # the mark names no turn
 
 
 def test_a_list_item_is_marked_in_its_sentence_never_cut_out_of_it(memory: Memory) -> None:
     listing = "Calendar: Wednesday July 8 at 2:00 PM nephrology and Friday July 10 at 11:00 AM rheumatology."
     ingest(memory, listing, "The rheumatology follow-up moved to Monday July 13 at 3:00 PM.")
     text = memory.get("pat", "turn-1").text
-    assert text == listing.replace("rheumatology.", "rheumatology [SUPERSEDED by t2: not current].")
+    assert text == listing.replace("rheumatology.", "rheumatology [SUPERSEDED: not current].")
 
 
 def test_a_turn_left_with_nothing_current_is_superseded_whole(memory: Memory) -> None:
@@ -128,3 +128,40 @@ def test_forgetting_moves_the_superseded_span_with_its_words(memory: Memory) -> 
 def test_unknown_detection_unit_is_an_error() -> None:
     with pytest.raises(InputError, match="detect_supersession"):
         Memory(":memory:", detect_supersession="sentences")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Elena's vaccination appointment is Friday March 13 at 2:00 PM.",
+            "Marco's vaccination appointment moved to Monday March 16 at 10:00 AM.",
+        ),
+        (
+            "Walter, your appointment is Friday at 2:00 PM.",
+            "Maria, your appointment was moved to Monday at 9:00 AM.",
+        ),
+        ("The first dose is at 8:00 AM.", "The second dose moved to 9:00 PM."),
+        ("The initial consult is Tuesday at 10:00 AM.", "The follow-up consult moved to Friday at 3:00 PM."),
+    ],
+)
+def test_another_owner_or_another_occurrence_is_not_the_same_slot(memory: Memory, old: str, new: str) -> None:
+    reports = ingest(memory, old, new)
+    assert reports[1].superseded == []
+    assert old.split(" is ")[-1].rstrip(".") in memory.get("pat", "turn-1").text
+
+
+def test_a_window_keeps_a_partly_cut_turn_under_its_own_speaker(memory: Memory) -> None:
+    phone = "My home phone is 555-201-3344."
+    memory.ingest(Turn("t1", "pat", "Hello, checking in.", timestamp="2026-03-01T09:00", session_id="s"))
+    old = Turn("t2", "desk", f"The dental appointment is Friday March 13 at 2:00 PM.\n{phone}", "default")
+    memory.ingest(Turn(old.turn_id, old.speaker, old.text, timestamp="2026-03-01T09:05", session_id="s"))
+    new = "Update: the dental appointment is now Monday March 16 at 10:00 AM."
+    report = memory.ingest(Turn("t3", "desk", new, timestamp="2026-03-02T09:00", session_id="s"))
+    assert [(f["old"], f["whole"]) for f in report.superseded] == [("t2", True)]
+    windows = [o for o in memory.export("pat") if o.kind == "session" and phone in o.text]
+    assert windows
+    for window in windows:
+        assert "Friday March 13" not in window.text
+        assert f"09:05:00] desk:\n{phone}" in window.text  # not under pat's line above it
+        assert "t2" in window.sources

@@ -153,7 +153,8 @@ class RevocationReview:
             if not include_revoked and hasattr(deriver, "without_empty_lines"):
                 # a window drops the line of a turn left with nothing to say, and names it no more
                 cut_turns = [turns[k] for k in obj.source_keys if k in turns]
-                text, dropped = deriver.without_empty_lines(text, cut_turns)
+                window = self.store.turns_by_keys(list(obj.source_keys))
+                text, dropped = deriver.without_empty_lines(text, cut_turns, window)
                 if dropped:
                     ids = {turns[k].turn.turn_id for k in dropped}
                     changed = replace(
@@ -241,9 +242,11 @@ class RevocationReview:
 
 
 def _marked(statement: str, by: str | None) -> str:
-    """The statement marked as superseded, the mark before its closing punctuation."""
+    """The statement marked as superseded, the mark before its closing punctuation. The
+    mark names no turn: the superseding one may be one the reader cannot see, or one
+    since deleted (an audit read lists it in ``superseded_statements``)."""
     body = statement.rstrip(".!?;,")
-    return f"{body} [SUPERSEDED by {by}: not current]{statement[len(body) :]}"
+    return f"{body} [SUPERSEDED: not current]{statement[len(body) :]}"
 
 
 def _without(text: str, statement: str) -> str:

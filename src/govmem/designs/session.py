@@ -66,8 +66,8 @@ class SessionDeriver:
         """``text`` without the lines of ``turns`` that hold nothing after their prefix
         (every word of the turn cut on a read), and the keys of those turns. A turn
         whose text runs over several lines keeps its prefix while any of them holds
-        something: what follows a prefix up to the next turn's prefix (``window``: all
-        the turns of the window) is that turn's."""
+        something: what follows a prefix up to the next turn's prefix (``window``: the
+        window's other turns) is that turn's."""
         lines = text.split("\n")
         starts = {line_prefix(t).rstrip() for t in window} | {line_prefix(t).rstrip() for t in turns}
         dropped: set[int] = set()

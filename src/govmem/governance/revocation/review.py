@@ -153,7 +153,7 @@ class RevocationReview:
             if not include_revoked and hasattr(deriver, "without_empty_lines"):
                 # a window drops the line of a turn left with nothing to say, and names it no more
                 cut_turns = [turns[k] for k in obj.source_keys if k in turns]
-                window = self.store.turns_by_keys(list(obj.source_keys))
+                window = self.store.turns_by_keys([k for k in obj.source_keys if k not in turns])
                 text, dropped = deriver.without_empty_lines(text, cut_turns, window)
                 if dropped:
                     ids = {turns[k].turn.turn_id for k in dropped}

@@ -3,6 +3,8 @@ closure, batch-size and recall checks every derived design must pass."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 import govmem.api.memory as memory_module
@@ -71,13 +73,18 @@ def objects(memory: Memory, kind: str) -> dict[int, tuple[str, str, tuple[str, .
 
 
 def rows_with(memory: Memory, needle: str) -> list[tuple[str, object]]:
-    """Every (table, row) of the database, FTS shadow tables included, holding ``needle``."""
+    """Every (table, row) of the database, FTS shadow tables included, holding ``needle``.
+
+    In text the needle must stand alone: a receipt's random key id or hash may hold "4417"
+    by chance (it did once in CI), and that is not the secret.
+    """
+    alone = re.compile(rf"(?<![0-9A-Za-z]){re.escape(needle)}(?![0-9A-Za-z])")
     found = []
     for table, rows in dump_tables(memory).items():
         for row in rows:
             cells = row if isinstance(row, tuple) else (row,)
             for cell in cells:
-                if (isinstance(cell, str) and needle in cell) or (
+                if (isinstance(cell, str) and alone.search(cell)) or (
                     isinstance(cell, bytes) and needle.encode() in cell
                 ):
                     found.append((table, row))

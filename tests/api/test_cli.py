@@ -99,7 +99,7 @@ def test_demo_prints_its_steps(runner: CliRunner, tmp_path: Path) -> None:
     assert positions == sorted(positions)
     assert "stored 63 turns and derived 70 memory objects" in out
     assert "recalled objects naming the deleted clinic (Birchwood): 0" in out
-    assert "withheld turn-1: superseded by ['policy-2026']" in out
+    assert "withheld turn-1: superseded by policy-2026" in out
     assert "[superseded] Family members may visit" in out
     assert not (tmp_path / "unused.db").exists()
 

@@ -210,7 +210,7 @@ def recall(
             click.echo(f"   status: {item.status} (superseded by {', '.join(item.superseded_by) or '-'})")
         click.echo("   " + item.text.replace("\n", "\n   "))
         for statement in item.superseded_statements:
-            click.echo(f"   superseded by {statement['superseded_by']}: {statement['text']}")
+            click.echo(f"   superseded by {statement['superseded_by'] or '-'}: {statement['text']}")
 
 
 @main.command()

@@ -68,7 +68,7 @@ def show_revocation(echo: Callable[[str], None]) -> None:
         for withheld in result.withheld:
             echo(
                 f"      withheld {withheld['object_id']}: {withheld['status']} "
-                f"by {withheld['superseded_by']} "
+                f"by {', '.join(withheld['superseded_by']) or '-'} "
                 f"({withheld['reason']})"
             )
         audit = memory.recall("compliance_officer", question, k=3, design="turn", include_revoked=True)

@@ -67,6 +67,7 @@ from govmem.read_path.recall import (
     RecallResult,
     cut_superseded_statements,
     item_of,
+    name_readable_successors,
     recall,
     resolve_requester,
     withhold_revoked,
@@ -1428,6 +1429,7 @@ class Memory:
         """The one authorization and validity step of every read surface other than recall:
         (object, status, superseded statements) of what may be shown."""
         at = as_of or utc_now()
+        episodes = {obj.object_id: obj.episode_id for obj in objects}
         pairs, statuses, revoked, _ = withhold_revoked(
             self.store,
             self.authorizer,
@@ -1441,7 +1443,16 @@ class Memory:
         reviews = self.authorizer.review(self.store, principal, objects, at)
         shown = [(None, r) for r in reviews if r.visible is not None]
         shown, statements, cut = cut_superseded_statements(self.revocation, shown, at, include_revoked)
-        revoked = [*revoked, *cut]
+        statuses, statements, revoked = name_readable_successors(
+            self.store,
+            self.authorizer,
+            principal,
+            at,
+            episodes,
+            statuses,
+            statements,
+            [*revoked, *cut],
+        )
         visible = [
             (r.visible, statuses.get(r.visible.object_id), statements.get(r.visible.object_id, ()))
             for _, r in shown

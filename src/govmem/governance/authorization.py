@@ -18,7 +18,7 @@ governance costs); :class:`PolicyAuthorizer` enforces a policy pack.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
@@ -73,6 +73,11 @@ class Authorizer(Protocol):
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment: ...
 
+    def readable_turns(self, store: Store, requester: Principal, keys: Iterable[int], at: str) -> set[int]:
+        """The turns (by key) of which the requester may read at least a part: the ones a
+        read may name to them."""
+        ...
+
 
 class OpenAccess:
     """No policy: every principal may read every object."""
@@ -90,6 +95,9 @@ class OpenAccess:
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         return QueryAssessment(rules=(self.rule,))
+
+    def readable_turns(self, store: Store, requester: Principal, keys: Iterable[int], at: str) -> set[int]:
+        return set(keys)
 
 
 class PolicyAuthorizer:
@@ -161,6 +169,16 @@ class PolicyAuthorizer:
             observed_at=drafts[0].observed_at,
         )
         return Review(visible, True, tuple(sorted(rules)))
+
+    def readable_turns(self, store: Store, requester: Principal, keys: Iterable[int], at: str) -> set[int]:
+        permissions = self.engine.permissions(requester, at)
+        labels = self.engine.labels
+        unknown = frozenset({("?", "?")})
+        return {
+            key
+            for key, (_, _, turn_spans) in store.turn_spans(sorted(set(keys))).items()
+            if any(permissions.span(labels.get(label_key, unknown))[0] for _, _, label_key in turn_spans)
+        }
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         permissions = self.engine.permissions(requester, at)

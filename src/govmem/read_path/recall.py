@@ -16,7 +16,7 @@ reveal whether protected memory exists.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from govmem.errors import InputError, UnknownPrincipal
@@ -92,7 +92,8 @@ def _context_entry(item: RecallItem) -> str:
         else f"[{item.object_id}] ({item.status.upper()}, not current) {item.text}"
     )
     for statement in item.superseded_statements:
-        entry += f"\n  (SUPERSEDED by {statement['superseded_by']}, not current: {statement['text']})"
+        by = f" by {statement['superseded_by']}" if statement["superseded_by"] else ""
+        entry += f"\n  (SUPERSEDED{by}, not current: {statement['text']})"
     return entry
 
 
@@ -157,6 +158,7 @@ def _recall(
     shortlist = candidates[: 2 * k]
     found = store.get_objects([c.key for c in shortlist])
     pairs = [(c, found[c.key]) for c in shortlist if c.key in found]
+    episodes = {obj.object_id: obj.episode_id for obj in found.values()}
     statuses: dict[str, ObjectStatus] = {}
     revoked: list[dict] = []
     conflicts: list[dict] = []
@@ -170,6 +172,10 @@ def _recall(
     if revocation is not None:
         visible, statements, cut = cut_superseded_statements(revocation, visible, at, include_revoked)
         revoked += cut
+    if revocation is not None:
+        statuses, statements, revoked = name_readable_successors(
+            store, authorizer, principal, at, episodes, statuses, statements, revoked
+        )
     if not authorizer.reveals_scores:
         visible = rank_on_visible_text(store, retriever, query, visible)
     items = [
@@ -193,6 +199,8 @@ def _recall(
     ]
     withheld += [{"object_id": w["object_id"], "redacted": False, "rules": [w["reason"]]} for w in revoked]
     returned = [item.object_id for item in items]
+    shown_turns = {turn_id for item in items for turn_id in item.sources}
+    conflicts = [c for c in conflicts if set(c["turns"]) <= shown_turns]
     entry = (principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
     return RecallResult(requester, query, items, decision, revoked, conflicts), entry
 
@@ -271,6 +279,51 @@ def cut_superseded_statements(
             statements[obj.object_id] = said
         kept.append((candidate, replace(review, visible=obj)))
     return kept, statements, withheld
+
+
+def name_readable_successors(
+    store: Store,
+    authorizer: Authorizer,
+    principal: Principal,
+    at: str,
+    episodes: Mapping[str, str],
+    statuses: Mapping[str, ObjectStatus],
+    statements: Mapping[str, tuple[dict, ...]],
+    withheld: Sequence[dict],
+) -> tuple[dict[str, ObjectStatus], dict[str, tuple[dict, ...]], list[dict]]:
+    """Statuses, statements and withheld records naming only superseding turns the
+    requester may read (part of, at least): the id of a turn they cannot see would tell
+    them that a newer record exists. ``episodes``: object id -> its episode."""
+    named: dict[str, set[str]] = {}
+
+    def note(object_id: str, turn_ids: Iterable[str | None]) -> None:
+        named.setdefault(episodes[object_id], set()).update(t for t in turn_ids if t)
+
+    for object_id, status in statuses.items():
+        note(object_id, status.superseded_by)
+    for object_id, said in statements.items():
+        note(object_id, (s["superseded_by"] for s in said))
+    for entry in withheld:
+        note(entry["object_id"], entry["superseded_by"])
+    readable: set[tuple[str, str]] = set()
+    for episode_id, turn_ids in named.items():
+        if not turn_ids:
+            continue
+        keys = store.turn_keys(episode_id, sorted(turn_ids))
+        seen = authorizer.readable_turns(store, principal, keys.values(), at)
+        readable.update((episode_id, t) for t, key in keys.items() if key in seen)
+
+    def shown(object_id: str, turn_ids: Iterable[str | None]) -> list[str]:
+        return [t for t in turn_ids if t and (episodes[object_id], t) in readable]
+
+    return (
+        {oid: replace(st, superseded_by=tuple(shown(oid, st.superseded_by))) for oid, st in statuses.items()},
+        {
+            oid: tuple({**s, "superseded_by": (shown(oid, [s["superseded_by"]]) or [None])[0]} for s in said)
+            for oid, said in statements.items()
+        },
+        [{**entry, "superseded_by": shown(entry["object_id"], entry["superseded_by"])} for entry in withheld],
+    )
 
 
 def resolve_requester(store: Store, requester: str) -> Principal:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from govmem import Memory, NotVisible, PolicyError, Turn
+from govmem import Memory, NotVisible, PolicyError, Principal, Turn
 from govmem.governance.authorization import OpenAccess
 
 OLD = "Customer PII may be exported to external analytics vendors. This is the approved policy."
@@ -108,3 +108,52 @@ def test_valid_until_expires_a_record(memory: Memory) -> None:
     assert memory.validity("e")["status"] == "expired"
     assert memory.validity("e", at="2024-03-01")["status"] == "current"
     assert all("e" not in item.sources for item in memory.export("ops"))
+
+
+def test_a_reader_is_never_told_the_id_of_a_superseding_turn_they_cannot_read() -> None:
+    with Memory(":memory:", policy="household", detect_supersession="statements") as memory:
+        memory.add_principals([Principal("rina", "primary_resident"), Principal("mia", "guest")])
+        memory.add_auditor("rina")
+        memory.ingest(
+            Turn("t1", "rina", "The cleaner visit is Monday at 9:00 AM.", timestamp="2026-05-01T09:00")
+        )
+        memory.ingest(
+            Turn(
+                "t2",
+                "rina",
+                "Private family note: the cleaner visit moved to Tuesday at 10:00 AM.",
+                timestamp="2026-05-02T09:00",
+            )
+        )
+        query = "When is the cleaner visit?"
+        resident, guest = memory.recall("rina", query), memory.recall("mia", query)
+        assert resident.withheld and all(w["superseded_by"] == ["t2"] for w in resident.withheld)
+        assert guest.withheld and all(w["superseded_by"] == [] for w in guest.withheld)
+        assert "t2" not in repr(guest.to_dict())
+        audit = memory.recall("rina", query, include_revoked=True)
+        assert "SUPERSEDED by t2" in audit.context()
+        memory.add_auditor("mia")  # an auditor still reads only what the policy lets them
+        history = memory.recall("mia", query, include_revoked=True)
+        assert history.items and "t2" not in repr(history.to_dict())
+        assert "SUPERSEDED, not current" in history.context()
+        assert all(not item.superseded_by for item in memory.export("mia", include_revoked=True))
+
+
+def test_a_conflict_is_reported_only_between_turns_the_reader_is_shown() -> None:
+    with Memory(":memory:", policy="household", detect_supersession="records") as memory:
+        memory.add_principals([Principal("rina", "primary_resident"), Principal("mia", "guest")])
+        memory.ingest(
+            Turn("x", "rina", "Guests may use the side door after 9 PM.", timestamp="2025-01-01T09:00")
+        )
+        memory.ingest(
+            Turn(
+                "y",
+                "rina",
+                "Private note: guests must never use the side door after 9 PM.",
+                timestamp="2025-01-01T09:00",
+            )
+        )
+        query = "Can guests use the side door after 9 PM?"
+        assert memory.recall("rina", query).conflicts[0]["turns"] == ["x", "y"]
+        guest = memory.recall("mia", query)
+        assert guest.items and guest.conflicts == []

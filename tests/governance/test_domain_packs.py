@@ -112,14 +112,23 @@ class EpisodeStore:
         at = self.at or "9999"  # undated episodes: everything recorded so far
         return {turn_of[k]: rows for k, rows in store.superseded_statements(keys.values(), at).items()}
 
-    def current(self, sentence: Sentence) -> str:
-        """The span as a default read returns it: without statements superseded whole,
-        with the others marked."""
-        return current(sentence.text, self.superseded.get(sentence.turn_id, ()), sentence.start)
+    def current(self, sentence: Sentence, reader: str | None = None) -> str:
+        """The span as a default read returns it to ``reader``: without statements
+        superseded whole, with the others marked; a statement superseded by a turn the
+        reader may not read whole is cut, not marked (the mark would tell of that turn)."""
+        rows = self.superseded.get(sentence.turn_id, ())
+        if reader is not None:
+            rows = [(*row[:5], row[5] or not self.reads_whole(reader, row[2])) for row in rows]
+        return current(sentence.text, rows, sentence.start)
 
-    def is_current(self, sentence: Sentence) -> bool:
+    def reads_whole(self, principal_id: str, turn_id: str | None) -> bool:
+        """Whether the engine lets the requester read every span of a turn."""
+        parts = [s for s in self.sentences if s.turn_id == turn_id]
+        return any(s.text.strip() for s in parts) and all(self.reads(principal_id, s) for s in parts)
+
+    def is_current(self, sentence: Sentence, reader: str | None = None) -> bool:
         """Whether anything of the span is still served (not every word superseded whole)."""
-        return bool(self.current(sentence).strip())
+        return bool(self.current(sentence, reader).strip())
 
     def relationships(self, *patterns: str) -> list[Relationship]:
         """The entities block's relationships of these types that are still in force after the
@@ -197,7 +206,7 @@ class EpisodeStore:
         """Whether the span reaches the requester: as stored, or as a default read serves
         it (statements superseded whole cut; marks aside)."""
         visible = squeeze(unmarked(self.visible(principal_id).get(sentence.turn_id, "")))
-        said = squeeze(unmarked(self.current(sentence)))
+        said = squeeze(unmarked(self.current(sentence, principal_id)))
         return squeeze(sentence.text) in visible or (bool(said) and said in visible)
 
     def display_name(self, principal_id: str) -> str:
@@ -286,7 +295,9 @@ def test_export_shows_exactly_the_sentences_the_engine_allows(gatemem, domain: s
         for principal_id in store.principals:
             visible = store.visible(principal_id)
             for turn_id, sentences in by_turn.items():
-                expected = "".join(store.current(s) for s in sentences if store.reads(principal_id, s))
+                expected = "".join(
+                    store.current(s, principal_id) for s in sentences if store.reads(principal_id, s)
+                )
                 assert squeeze(visible.get(turn_id, "")) == squeeze(expected), (
                     store.episode.episode_id,
                     principal_id,
@@ -335,7 +346,12 @@ def test_assigned_clinician_reads_their_patients_clinical_sentences(gatemem) -> 
         for sentence in store.about(r.target_id):
             if sentence.tags & CLINICAL:
                 assert store.reads(r.principal_id, sentence), (r, sentence)
-                assert store.shown(r.principal_id, sentence) or not store.is_current(sentence), (r, sentence)
+                assert store.shown(r.principal_id, sentence) or not store.is_current(
+                    sentence, r.principal_id
+                ), (
+                    r,
+                    sentence,
+                )
                 read += 1
     assert read > 300
 
@@ -387,7 +403,7 @@ def test_family_member_reads_logistics_but_not_clinical_sentences(gatemem) -> No
         assert logistics and clinical, r
         for sentence in logistics:
             assert store.reads(r.principal_id, sentence, before), (r, sentence)
-            if end is None and store.is_current(sentence):
+            if end is None and store.is_current(sentence, r.principal_id):
                 assert store.shown(r.principal_id, sentence), (r, sentence)
             elif normalize_timestamp(said_at[sentence.turn_id], "t") >= end:
                 assert not store.reads(r.principal_id, sentence), (r, sentence)
@@ -446,7 +462,7 @@ def test_project_team_reads_project_sentences_and_other_staff_do_not(gatemem) ->
                 for sentence in shared:
                     if sentence.speaker != member:
                         assert store.reads(member, sentence), (member, sentence)
-                        shown = store.shown(member, sentence) or not store.is_current(sentence)
+                        shown = store.shown(member, sentence) or not store.is_current(sentence, member)
                         assert shown, (member, sentence)
                         checked_in += 1
             linked = {
@@ -551,7 +567,10 @@ def test_advisor_reads_their_students_academic_sentences(gatemem) -> None:
         ]
         for sentence in academic:
             assert store.reads(r.principal_id, sentence), (r, sentence)
-            assert store.shown(r.principal_id, sentence) or not store.is_current(sentence), (r, sentence)
+            assert store.shown(r.principal_id, sentence) or not store.is_current(sentence, r.principal_id), (
+                r,
+                sentence,
+            )
             read += 1
     assert read > 120
 
@@ -737,7 +756,7 @@ def test_minor_child_reads_their_own_logistics_but_not_the_households_codes(gate
         for sentence in store.about(child):
             if sentence.tags <= LOGISTICS:
                 assert store.reads(child, sentence), sentence
-                assert store.shown(child, sentence) or not store.is_current(sentence), sentence
+                assert store.shown(child, sentence) or not store.is_current(sentence, child), sentence
                 opened += 1
         for sentence in store.sentences:
             theirs = sentence.speaker != child and child not in sentence.subjects

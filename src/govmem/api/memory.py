@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from govmem.designs import Deriver, make_derivers
-from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError
+from govmem.errors import EmbedderError, InputError, NotVisible, PolicyError, UnknownPrincipal
 from govmem.governance.access_changes import endings_in, relationships_ended
 from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
@@ -67,11 +67,11 @@ from govmem.read_path.recall import (
     RecallResult,
     cut_superseded_statements,
     item_of,
-    name_readable_successors,
     recall,
     resolve_requester,
     withhold_revoked,
 )
+from govmem.read_path.successors import SuccessorView
 from govmem.retrieval.embedders import Embedder, load_embedder
 from govmem.retrieval.pooling import mean_rows, unit_rows
 from govmem.retrieval.retriever import HybridRetriever
@@ -116,6 +116,10 @@ class _Changes:
     turn_vectors: dict[int, np.ndarray] = field(default_factory=dict)
     erased: bool = False  # text was erased: old page images must leave the write-ahead log
     ledger: ErasureLedger | None = None  # set while a deletion request runs: what it changed
+
+
+def _unknown_source(reference: str, episode_id: str) -> InputError:
+    return InputError(f"no memory object or turn {reference!r} (episode {episode_id!r}) to derive from")
 
 
 def _object_key(object_id: str) -> int | None:
@@ -1309,7 +1313,7 @@ class Memory:
         with the records it was derived from: object ids (``turn-12``, ``session-40``)
         or turn ids of ``episode_id``. While any of them is not current, the note is
         withheld as stale, also when they are superseded after the note was written."""
-        sources = self._source_keys(derived_from, episode_id)
+        sources = self._source_keys(author, derived_from, episode_id)
         turn_id = turn_id or f"note-{self.store.counts_of('turns') + 1}-{len(note)}"
         with self._write():
             report = self.ingest_many([Turn(turn_id, author, note, episode_id, timestamp, "note")])
@@ -1317,24 +1321,39 @@ class Memory:
             self.store.add_derivations(key, sources)
         return report
 
-    def _source_keys(self, references: Sequence[str], episode_id: str) -> set[int]:
-        """Turn keys behind object ids or turn ids; an unknown reference is an error."""
+    def _source_keys(self, author: str, references: Sequence[str], episode_id: str) -> set[int]:
+        """Turn keys behind object ids or turn ids. A reference that is unknown, or that
+        ``author`` may not read any of, is the same error: a write must not tell its
+        author whether memory they cannot see exists."""
+        principal = self.store.get_principal(author) if isinstance(author, str) else None
+        if principal is None and references:
+            raise UnknownPrincipal(str(author), "author")
+        at = utc_now()
         keys: set[int] = set()
         turn_ids = []
         for reference in references:
             key = _object_key(reference)
             found = self.store.get_objects([key]) if key is not None and "-" in reference else {}
             if key in found:
+                readable = principal is not None and all(
+                    review.visible is not None
+                    for review in self.authorizer.review(self.store, principal, [found[key]], at)
+                )
+                if not readable:
+                    raise _unknown_source(reference, episode_id)
                 keys.update(found[key].source_keys)
             else:
                 turn_ids.append(reference)
         if turn_ids:
             found_turns = self.store.turn_keys(episode_id, turn_ids)
-            missing = [t for t in turn_ids if t not in found_turns]
+            readable_keys = (
+                self.authorizer.readable_turns(self.store, principal, found_turns.values(), at, whole=False)
+                if principal is not None
+                else set()
+            )
+            missing = [t for t in turn_ids if found_turns.get(t) not in readable_keys]
             if missing:
-                raise InputError(
-                    f"no memory object or turn {missing[0]!r} (episode {episode_id!r}) to derive from"
-                )
+                raise _unknown_source(missing[0], episode_id)
             keys.update(found_turns.values())
         return keys
 
@@ -1429,8 +1448,8 @@ class Memory:
         """The one authorization and validity step of every read surface other than recall:
         (object, status, superseded statements) of what may be shown."""
         at = as_of or utc_now()
-        episodes = {obj.object_id: obj.episode_id for obj in objects}
-        pairs, statuses, revoked, _ = withhold_revoked(
+        successors = SuccessorView(self.store, self.authorizer, principal, at)
+        validated = withhold_revoked(
             self.store,
             self.authorizer,
             self.revocation,
@@ -1438,23 +1457,16 @@ class Memory:
             [(None, o) for o in objects],
             at,
             include_revoked,
+            successors,
         )
-        objects = [obj for _, obj in pairs]
+        objects = [obj for _, obj in validated.kept]
         reviews = self.authorizer.review(self.store, principal, objects, at)
         shown = [(None, r) for r in reviews if r.visible is not None]
-        shown, statements, cut = cut_superseded_statements(self.revocation, shown, at, include_revoked)
-        statuses, statements, revoked = name_readable_successors(
-            self.store,
-            self.authorizer,
-            principal,
-            at,
-            episodes,
-            statuses,
-            statements,
-            [*revoked, *cut],
+        shown, statements, cut, cut_unreported = cut_superseded_statements(
+            self.revocation, shown, at, include_revoked, successors
         )
         visible = [
-            (r.visible, statuses.get(r.visible.object_id), statements.get(r.visible.object_id, ()))
+            (r.visible, validated.statuses.get(r.visible.object_id), statements.get(r.visible.object_id, ()))
             for _, r in shown
         ]
         withheld = [
@@ -1463,7 +1475,8 @@ class Memory:
             if r.redacted
         ]
         withheld += [
-            {"object_id": w["object_id"], "redacted": False, "rules": [w["reason"]]} for w in revoked
+            {"object_id": w["object_id"], "redacted": False, "rules": [w["reason"]]}
+            for w in [*validated.withheld, *validated.unreported, *cut, *cut_unreported]
         ]
         return visible, withheld, sorted({rule for r in reviews for rule in r.rules})
 

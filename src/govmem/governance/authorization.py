@@ -73,9 +73,11 @@ class Authorizer(Protocol):
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment: ...
 
-    def readable_turns(self, store: Store, requester: Principal, keys: Iterable[int], at: str) -> set[int]:
-        """The turns (by key) of which the requester may read at least a part: the ones a
-        read may name to them."""
+    def readable_turns(
+        self, store: Store, requester: Principal, keys: Iterable[int], at: str, whole: bool = True
+    ) -> set[int]:
+        """The turns (by key) the requester may read whole (the ones a read may name to
+        them), or with ``whole=False`` at least a part of."""
         ...
 
 
@@ -96,8 +98,10 @@ class OpenAccess:
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         return QueryAssessment(rules=(self.rule,))
 
-    def readable_turns(self, store: Store, requester: Principal, keys: Iterable[int], at: str) -> set[int]:
-        return set(keys)
+    def readable_turns(
+        self, store: Store, requester: Principal, keys: Iterable[int], at: str, whole: bool = True
+    ) -> set[int]:
+        return set(store.turn_spans(sorted(set(keys))))
 
 
 class PolicyAuthorizer:
@@ -142,15 +146,8 @@ class PolicyAuthorizer:
                 redacted = True
                 continue
             _, text, turn_spans = spans[key]
-            kept = []
-            for start, end, label_key in turn_spans:
-                ok, why = permissions.span(labels.get(label_key, frozenset({("?", "?")})))
-                rules.update(why)
-                if ok:
-                    kept.append(text[start:end])
-                else:
-                    redacted = True
-            remains = "".join(kept).strip()
+            remains, denied = _readable_text(text, turn_spans, permissions, labels, rules)
+            redacted = redacted or denied
             if remains:
                 readable.append(turn if remains == text.strip() else _with_text(turn, remains))
         if not redacted:
@@ -170,15 +167,17 @@ class PolicyAuthorizer:
         )
         return Review(visible, True, tuple(sorted(rules)))
 
-    def readable_turns(self, store: Store, requester: Principal, keys: Iterable[int], at: str) -> set[int]:
+    def readable_turns(
+        self, store: Store, requester: Principal, keys: Iterable[int], at: str, whole: bool = True
+    ) -> set[int]:
         permissions = self.engine.permissions(requester, at)
         labels = self.engine.labels
-        unknown = frozenset({("?", "?")})
-        return {
-            key
-            for key, (_, _, turn_spans) in store.turn_spans(sorted(set(keys))).items()
-            if any(permissions.span(labels.get(label_key, unknown))[0] for _, _, label_key in turn_spans)
-        }
+        readable = set()
+        for key, (_, text, turn_spans) in store.turn_spans(sorted(set(keys))).items():
+            kept, denied = _readable_text(text, turn_spans, permissions, labels, set())
+            if kept and not (whole and denied):
+                readable.add(key)
+        return readable
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         permissions = self.engine.permissions(requester, at)
@@ -189,6 +188,26 @@ class PolicyAuthorizer:
             denied=sum(not d.allowed for d in decisions),
             rules=tuple(sorted({d.rule for d in decisions})),
         )
+
+
+def _readable_text(
+    text: str,
+    turn_spans: Sequence[tuple[int, int, int]],
+    permissions: Permissions,
+    labels: Mapping[int, frozenset],
+    rules: set[str],
+) -> tuple[str, bool]:
+    """The text of a turn's spans the requester may read (stripped), and whether any span
+    was denied; the rules that decided are added to ``rules``."""
+    kept, denied = [], False
+    for start, end, label_key in turn_spans:
+        ok, why = permissions.span(labels.get(label_key, frozenset({("?", "?")})))
+        rules.update(why)
+        if ok:
+            kept.append(text[start:end])
+        else:
+            denied = True
+    return "".join(kept).strip(), denied
 
 
 def _with_text(turn: StoredTurn, text: str) -> StoredTurn:

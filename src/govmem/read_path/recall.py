@@ -16,7 +16,7 @@ reveal whether protected memory exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from govmem.errors import InputError, UnknownPrincipal
@@ -25,6 +25,7 @@ from govmem.governance.authorization import Authorizer, utc_now
 from govmem.governance.revocation.review import ObjectStatus, RevocationReview
 from govmem.models import MemoryObject, Principal
 from govmem.read_path.forgotten_probe import asks_for_forgotten
+from govmem.read_path.successors import SuccessorView
 from govmem.read_path.visible_ranking import rank_on_visible_text
 from govmem.retrieval.retriever import HybridRetriever
 from govmem.store.base import Store
@@ -158,24 +159,26 @@ def _recall(
     shortlist = candidates[: 2 * k]
     found = store.get_objects([c.key for c in shortlist])
     pairs = [(c, found[c.key]) for c in shortlist if c.key in found]
-    episodes = {obj.object_id: obj.episode_id for obj in found.values()}
+    successors = SuccessorView(store, authorizer, principal, at)
     statuses: dict[str, ObjectStatus] = {}
     revoked: list[dict] = []
+    unreported: list[dict] = []
     conflicts: list[dict] = []
     if revocation is not None:
-        pairs, statuses, revoked, conflicts = withhold_revoked(
-            store, authorizer, revocation, principal, pairs, at, include_revoked
+        validated = withhold_revoked(
+            store, authorizer, revocation, principal, pairs, at, include_revoked, successors
         )
+        pairs, statuses, conflicts = validated.kept, validated.statuses, validated.conflicts
+        revoked, unreported = validated.withheld, validated.unreported
     reviews = authorizer.review(store, principal, [obj for _, obj in pairs], at)
     visible = [(c, r) for (c, _), r in zip(pairs, reviews, strict=True) if r.visible is not None]
     statements: dict[str, tuple[dict, ...]] = {}
     if revocation is not None:
-        visible, statements, cut = cut_superseded_statements(revocation, visible, at, include_revoked)
-        revoked += cut
-    if revocation is not None:
-        statuses, statements, revoked = name_readable_successors(
-            store, authorizer, principal, at, episodes, statuses, statements, revoked
+        visible, statements, cut, cut_unreported = cut_superseded_statements(
+            revocation, visible, at, include_revoked, successors
         )
+        revoked += cut
+        unreported += cut_unreported
     if not authorizer.reveals_scores:
         visible = rank_on_visible_text(store, retriever, query, visible)
     items = [
@@ -197,10 +200,11 @@ def _recall(
         for (_, obj), review in zip(pairs, reviews, strict=True)
         if review.redacted
     ]
-    withheld += [{"object_id": w["object_id"], "redacted": False, "rules": [w["reason"]]} for w in revoked]
+    withheld += [
+        {"object_id": w["object_id"], "redacted": False, "rules": [w["reason"]]} for w in revoked + unreported
+    ]
     returned = [item.object_id for item in items]
-    shown_turns = {turn_id for item in items for turn_id in item.sources}
-    conflicts = [c for c in conflicts if set(c["turns"]) <= shown_turns]
+    conflicts = shown_conflicts(conflicts, items, successors)
     entry = (principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
     return RecallResult(requester, query, items, decision, revoked, conflicts), entry
 
@@ -213,28 +217,46 @@ def withhold_revoked(
     pairs: Sequence[tuple],
     at: str,
     include_revoked: bool,
-) -> tuple[list[tuple], dict[str, ObjectStatus], list[dict], list[dict]]:
+    successors: SuccessorView,
+) -> Validated:
     """Apply validity at ``at`` to (candidate, object) pairs: the pairs kept (verbatim
-    objects cut to their current sources), the status of each kept object, what was
-    withheld (reported only when the requester could have read it: the report must not
-    reveal protected memory), and unresolved conflicts among what is kept."""
+    objects cut to their current sources) with their statuses, what was withheld, and
+    unresolved conflicts among what is kept. A withheld record is reported only when the
+    requester could have read it and may be told what superseded it (the report must not
+    reveal protected memory); the rest goes to the decision log alone."""
     outcome = revocation.review([obj for _, obj in pairs], at, include_revoked)
-    by_id = {obj.object_id: (obj, status) for obj, status in outcome.kept}
+    by_id = {obj.object_id: (obj, successors.status(obj.episode_id, status)) for obj, status in outcome.kept}
     kept = [(candidate, by_id[obj.object_id][0]) for candidate, obj in pairs if obj.object_id in by_id]
     statuses = {obj_id: status for obj_id, (_, status) in by_id.items()}
     withheld_objects = [obj for obj, _ in outcome.withheld]
     readable = authorizer.review(store, principal, withheld_objects, at) if withheld_objects else []
-    reported = [
-        {
+    validated = Validated(kept, statuses, conflicts=outcome.conflicts)
+    for (obj, status), review in zip(outcome.withheld, readable, strict=True):
+        named = successors.named(obj.episode_id, status.superseded_by)
+        entry = {
             "object_id": obj.object_id,
             "status": status.status,
             "reason": status.reason or status.status,
-            "superseded_by": list(status.superseded_by),
+            "superseded_by": named,
         }
-        for (obj, status), review in zip(outcome.withheld, readable, strict=True)
-        if review.visible is not None
-    ]
-    return kept, statuses, reported, outcome.conflicts
+        if review.visible is not None and (named or not status.superseded_by):
+            validated.withheld.append(entry)
+        else:
+            validated.unreported.append(entry)
+    return validated
+
+
+@dataclass
+class Validated:
+    """What validity at read time kept and withheld (see :func:`withhold_revoked`)."""
+
+    kept: list[tuple]
+    statuses: dict[str, ObjectStatus]
+    withheld: list[dict] = field(default_factory=list)
+    """Reported to the requester."""
+    unreported: list[dict] = field(default_factory=list)
+    """Withheld too, for the decision log only."""
+    conflicts: list[dict] = field(default_factory=list)
 
 
 def _without_repeats(ranked: Sequence[tuple], k: int) -> list[tuple]:
@@ -255,75 +277,48 @@ def _without_repeats(ranked: Sequence[tuple], k: int) -> list[tuple]:
 
 
 def cut_superseded_statements(
-    revocation: RevocationReview, visible: Sequence[tuple], at: str, include_revoked: bool
-) -> tuple[list[tuple], dict[str, tuple[dict, ...]], list[dict]]:
+    revocation: RevocationReview,
+    visible: Sequence[tuple],
+    at: str,
+    include_revoked: bool,
+    successors: SuccessorView,
+) -> tuple[list[tuple], dict[str, tuple[dict, ...]], list[dict], list[dict]]:
     """Cut superseded statements out of the (candidate, review) pairs the requester may
     see; drop an object left empty. Returns the pairs, each object's statements (for an
-    audit read) and what was withheld (statements the requester could read, by object)."""
-    cut = revocation.cut_statements([r.visible for _, r in visible], at, include_revoked)
-    kept, statements, withheld = [], {}, []
+    audit read), what was withheld (statements, by object) to report, and what only the
+    decision log may hold (statements whose successor the requester may not be told of)."""
+    cut = revocation.cut_statements([r.visible for _, r in visible], at, include_revoked, successors.shown)
+    kept, statements, withheld, unreported = [], {}, [], []
     for (candidate, review), (obj, said) in zip(visible, cut, strict=True):
         if said and not include_revoked:
-            withheld.append(
-                {
-                    "object_id": obj.object_id,
-                    "status": "superseded",
-                    "reason": "statement-superseded",
-                    "superseded_by": sorted({s["superseded_by"] for s in said if s["superseded_by"]}),
-                    "statements": len(said),
-                }
-            )
+            named = sorted({s["superseded_by"] for s in said if s["superseded_by"]})
+            entry = {
+                "object_id": obj.object_id,
+                "status": "superseded",
+                "reason": "statement-superseded",
+                "superseded_by": named,
+                "statements": len(said),
+            }
+            (withheld if named else unreported).append(entry)
             if not obj.text.strip():
                 continue
         if include_revoked:
             statements[obj.object_id] = said
         kept.append((candidate, replace(review, visible=obj)))
-    return kept, statements, withheld
+    return kept, statements, withheld, unreported
 
 
-def name_readable_successors(
-    store: Store,
-    authorizer: Authorizer,
-    principal: Principal,
-    at: str,
-    episodes: Mapping[str, str],
-    statuses: Mapping[str, ObjectStatus],
-    statements: Mapping[str, tuple[dict, ...]],
-    withheld: Sequence[dict],
-) -> tuple[dict[str, ObjectStatus], dict[str, tuple[dict, ...]], list[dict]]:
-    """Statuses, statements and withheld records naming only superseding turns the
-    requester may read (part of, at least): the id of a turn they cannot see would tell
-    them that a newer record exists. ``episodes``: object id -> its episode."""
-    named: dict[str, set[str]] = {}
-
-    def note(object_id: str, turn_ids: Iterable[str | None]) -> None:
-        named.setdefault(episodes[object_id], set()).update(t for t in turn_ids if t)
-
-    for object_id, status in statuses.items():
-        note(object_id, status.superseded_by)
-    for object_id, said in statements.items():
-        note(object_id, (s["superseded_by"] for s in said))
-    for entry in withheld:
-        note(entry["object_id"], entry["superseded_by"])
-    readable: set[tuple[str, str]] = set()
-    for episode_id, turn_ids in named.items():
-        if not turn_ids:
-            continue
-        keys = store.turn_keys(episode_id, sorted(turn_ids))
-        seen = authorizer.readable_turns(store, principal, keys.values(), at)
-        readable.update((episode_id, t) for t, key in keys.items() if key in seen)
-
-    def shown(object_id: str, turn_ids: Iterable[str | None]) -> list[str]:
-        return [t for t in turn_ids if t and (episodes[object_id], t) in readable]
-
-    return (
-        {oid: replace(st, superseded_by=tuple(shown(oid, st.superseded_by))) for oid, st in statuses.items()},
-        {
-            oid: tuple({**s, "superseded_by": (shown(oid, [s["superseded_by"]]) or [None])[0]} for s in said)
-            for oid, said in statements.items()
-        },
-        [{**entry, "superseded_by": shown(entry["object_id"], entry["superseded_by"])} for entry in withheld],
-    )
+def shown_conflicts(
+    conflicts: Sequence[dict], items: Sequence[RecallItem], successors: SuccessorView
+) -> list[dict]:
+    """The conflicts between turns of returned items that the requester may read whole
+    (a redacted window lists a turn it shows only part of)."""
+    episode_of = {turn_id: item.episode_id for item in items for turn_id in item.sources}
+    return [
+        c
+        for c in conflicts
+        if all(t in episode_of and successors.shown(episode_of[t], t) for t in c["turns"])
+    ]
 
 
 def resolve_requester(store: Store, requester: str) -> Principal:

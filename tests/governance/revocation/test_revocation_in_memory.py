@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from govmem import Memory, NotVisible, PolicyError, Principal, Turn
+from govmem.errors import InputError, UnknownPrincipal
 from govmem.governance.authorization import OpenAccess
 
 OLD = "Customer PII may be exported to external analytics vendors. This is the approved policy."
@@ -110,36 +111,64 @@ def test_valid_until_expires_a_record(memory: Memory) -> None:
     assert all("e" not in item.sources for item in memory.export("ops"))
 
 
-def test_a_reader_is_never_told_the_id_of_a_superseding_turn_they_cannot_read() -> None:
-    with Memory(":memory:", policy="household", detect_supersession="statements") as memory:
-        memory.add_principals([Principal("rina", "primary_resident"), Principal("mia", "guest")])
-        memory.add_auditor("rina")
-        memory.ingest(
-            Turn("t1", "rina", "The cleaner visit is Monday at 9:00 AM.", timestamp="2026-05-01T09:00")
-        )
+HIDDEN_MOVE = "Private family note: the cleaner visit moved to Tuesday at 10:00 AM."
+
+
+def household(*moves: str, mode: str = "statements") -> Memory:
+    """A resident (an auditor) and a guest; the cleaner visit stated, then moved by ``moves``."""
+    memory = Memory(":memory:", policy="household", detect_supersession=mode)
+    memory.add_principals([Principal("rina", "primary_resident"), Principal("mia", "guest")])
+    memory.add_auditor("rina")
+    memory.ingest(Turn("t1", "rina", "The cleaner visit is Monday at 9:00 AM.", timestamp="2026-05-01T09:00"))
+    for n, move in enumerate(moves, start=2):
+        memory.ingest(Turn(f"t{n}", "rina", move, timestamp=f"2026-05-0{n}T09:00"))
+    return memory
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        HIDDEN_MOVE,
+        "Thanks, noted the cleaner visit. " + HIDDEN_MOVE,  # the guest reads the first sentence only
+        "\n\n" + HIDDEN_MOVE,  # a blank span the guest may read is not the turn
+    ],
+)
+def test_a_reader_is_never_told_of_a_superseding_turn_they_cannot_read_whole(move: str) -> None:
+    with household(move) as memory:
+        query = "When is the cleaner visit?"
+        resident, guest = memory.recall("rina", query), memory.recall("mia", query)
+        assert resident.withheld and all(w["superseded_by"] == ["t2"] for w in resident.withheld)
+        assert "Monday" not in guest.context() and guest.withheld == []  # withheld without a word
+        assert all(not item.superseded_by for item in guest.items) and "SUPERSEDED" not in guest.context()
+        assert "SUPERSEDED by t2" in memory.recall("rina", query, include_revoked=True).context()
+        memory.add_auditor("mia")  # an auditor still reads only what the policy lets them
+        history = memory.recall("mia", query, include_revoked=True)
+        assert "SUPERSEDED, not current" in history.context() and "SUPERSEDED by" not in history.context()
+        for item in [*history.items, *memory.export("mia", include_revoked=True)]:
+            assert not item.superseded_by and item.valid_until in (None, "")
+            assert all(
+                (s["superseded_by"], s["from"], s["reason"]) == (None, None, "superseded")
+                for s in item.superseded_statements
+            )
+
+
+def test_a_partly_superseded_statement_is_cut_not_marked_when_its_successor_is_hidden() -> None:
+    with household() as memory:
         memory.ingest(
             Turn(
                 "t2",
                 "rina",
-                "Private family note: the cleaner visit moved to Tuesday at 10:00 AM.",
+                "Private family note: the cleaner visit is now 10:00 AM.",
                 timestamp="2026-05-02T09:00",
             )
         )
-        query = "When is the cleaner visit?"
-        resident, guest = memory.recall("rina", query), memory.recall("mia", query)
-        assert resident.withheld and all(w["superseded_by"] == ["t2"] for w in resident.withheld)
-        assert guest.withheld and all(w["superseded_by"] == [] for w in guest.withheld)
-        assert "t2" not in repr(guest.to_dict())
-        audit = memory.recall("rina", query, include_revoked=True)
-        assert "SUPERSEDED by t2" in audit.context()
-        memory.add_auditor("mia")  # an auditor still reads only what the policy lets them
-        history = memory.recall("mia", query, include_revoked=True)
-        assert history.items and "t2" not in repr(history.to_dict())
-        assert "SUPERSEDED, not current" in history.context()
-        assert all(not item.superseded_by for item in memory.export("mia", include_revoked=True))
+        resident = memory.recall("rina", "When is the cleaner visit?", design="turn")
+        assert "[SUPERSEDED: not current]" in resident.context()  # Monday still holds: marked
+        guest = memory.recall("mia", "When is the cleaner visit?", design="turn")
+        assert "9:00" not in guest.context() and "SUPERSEDED" not in guest.context()
 
 
-def test_a_conflict_is_reported_only_between_turns_the_reader_is_shown() -> None:
+def test_a_conflict_is_reported_only_between_turns_the_reader_may_read_whole() -> None:
     with Memory(":memory:", policy="household", detect_supersession="records") as memory:
         memory.add_principals([Principal("rina", "primary_resident"), Principal("mia", "guest")])
         memory.ingest(
@@ -149,6 +178,7 @@ def test_a_conflict_is_reported_only_between_turns_the_reader_is_shown() -> None
             Turn(
                 "y",
                 "rina",
+                "Thanks for asking about the side door. "
                 "Private note: guests must never use the side door after 9 PM.",
                 timestamp="2025-01-01T09:00",
             )
@@ -156,4 +186,18 @@ def test_a_conflict_is_reported_only_between_turns_the_reader_is_shown() -> None
         query = "Can guests use the side door after 9 PM?"
         assert memory.recall("rina", query).conflicts[0]["turns"] == ["x", "y"]
         guest = memory.recall("mia", query)
-        assert guest.items and guest.conflicts == []
+        assert "y" in {s for item in guest.items for s in item.sources}  # a redacted window holds it
+        assert guest.conflicts == []
+
+
+def test_a_write_back_cannot_probe_for_records_its_author_cannot_read() -> None:
+    with household(HIDDEN_MOVE) as memory:
+        errors = []
+        for reference in ("t2", "no-such-turn"):
+            with pytest.raises(InputError) as raised:
+                memory.remember("mia", "noted", derived_from=[reference])
+            errors.append(str(raised.value).replace(reference, "X"))
+        assert errors[0] == errors[1]
+        memory.remember("rina", "noted", derived_from=["t2"])  # its author may read it
+        with pytest.raises(UnknownPrincipal):
+            memory.remember("nobody", "noted", derived_from=["t2"])

@@ -27,7 +27,7 @@ one component that decides what is withheld, for govmem as for any backend.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from govmem.designs.base import Deriver
@@ -37,6 +37,8 @@ from govmem.models import MemoryObject
 from govmem.store.base import Store
 
 SEVERITY = {SUPERSEDED: 4, "expired": 3, STALE: 2, "pending": 1, CURRENT: 0}
+HIDDEN_REASON = "superseded"
+"""The reason given for a supersession by a turn the reader may not be told of."""
 
 
 @dataclass(frozen=True)
@@ -110,11 +112,19 @@ class RevocationReview:
         return emptied
 
     def cut_statements(
-        self, objects: Sequence[MemoryObject], at: str, include_revoked: bool = False
+        self,
+        objects: Sequence[MemoryObject],
+        at: str,
+        include_revoked: bool = False,
+        shown: Callable[[str, str | None], bool] | None = None,
     ) -> list[tuple[MemoryObject, tuple[dict, ...]]]:
         """Each object with the superseded statements of its sources cut out of its text
         (marked instead when superseded in part; in an audit read: kept), and those
-        statements (turn id, text, superseded_by, from, reason, whole)."""
+        statements (turn id, text, superseded_by, from, reason, whole).
+
+        ``shown(episode, turn id)``: whether the reader may be told of a superseding turn.
+        When not, the statement is cut even if superseded in part (a mark would say a
+        newer record exists), and is listed without its successor, time and signals."""
         keys = sorted({k for obj in objects for k in obj.source_keys})
         cuts = (
             self.store.superseded_statements(keys, at) if keys and self.store.has_revocation_state() else {}
@@ -132,6 +142,8 @@ class RevocationReview:
                     said = turn.turn.text[start:end].strip()
                     if not said or said not in text:
                         continue
+                    if shown is not None and not shown(turn.turn.episode_id, by):
+                        by, since, reason, whole = None, None, HIDDEN_REASON, True
                     statements.append(
                         {
                             "turn": turn.turn.turn_id,

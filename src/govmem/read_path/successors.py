@@ -1,0 +1,61 @@
+"""What a reader may be told about the records that replaced what they read.
+
+A superseded record the reader could read is withheld (or, in an audit read, marked).
+Naming what superseded it, or saying when and why, tells the reader that a newer
+record exists; so a read names a superseding turn, its time and the signals that
+found it only when the reader may read that turn whole. Otherwise the superseded
+record is withheld without a word (only the decision log has it), a superseded
+statement is cut rather than marked, and a conflict between the two is not reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from govmem.governance.authorization import Authorizer
+from govmem.governance.revocation.review import HIDDEN_REASON, ObjectStatus
+from govmem.models import Principal
+from govmem.store.base import Store
+
+
+class SuccessorView:
+    """Whether one reader, at one time, may be told of a turn (cached per read)."""
+
+    def __init__(self, store: Store, authorizer: Authorizer, principal: Principal, at: str):
+        self.store = store
+        self.authorizer = authorizer
+        self.principal = principal
+        self.at = at
+        self._known: dict[tuple[str, str], bool] = {}
+
+    def shown(self, episode_id: str, turn_id: str | None) -> bool:
+        if not turn_id:
+            return False
+        known = self._known.get((episode_id, turn_id))
+        if known is None:
+            known = self._readable_whole(episode_id, turn_id)
+            self._known[(episode_id, turn_id)] = known
+        return known
+
+    def _readable_whole(self, episode_id: str, turn_id: str) -> bool:
+        readable_turns = getattr(self.authorizer, "readable_turns", None)
+        if readable_turns is None:  # an authorizer that cannot say names nothing
+            return False
+        keys = self.store.turn_keys(episode_id, [turn_id])
+        if not keys:
+            return False
+        return keys[turn_id] in readable_turns(self.store, self.principal, keys.values(), self.at)
+
+    def named(self, episode_id: str, turn_ids: tuple[str, ...] | list[str]) -> list[str]:
+        """The turns of ``turn_ids`` the reader may be told of."""
+        return [t for t in turn_ids if self.shown(episode_id, t)]
+
+    def status(self, episode_id: str, status: ObjectStatus) -> ObjectStatus:
+        """``status`` as this reader may see it: without successors they may not be told
+        of, nor (when none is left) the time and signals of the supersession."""
+        if not status.superseded_by:
+            return status
+        named = self.named(episode_id, status.superseded_by)
+        if named:
+            return replace(status, superseded_by=tuple(named))
+        return replace(status, superseded_by=(), valid_until=None, reason=HIDDEN_REASON)

@@ -4,13 +4,17 @@ A statement superseded whole is a whole stored sentence and reads leave it out; 
 other superseded statement (a list item inside a sentence, or a sentence that also
 says something its replacement does not restate) is kept and marked in place. So a
 returned text is stored sentences, possibly marked: these helpers remove the marks
-and apply the cuts to stored text, so tests compare like with like.
+and apply the cuts to stored text, so tests compare like with like. A statement
+superseded in part by a turn the reader may not read whole is cut with its whole
+sentence instead (a mark, or a cut inside the sentence, would tell of that turn).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from govmem.governance.labeling import sentence_spans
 
 MARK = re.compile(r" \[SUPERSEDED: not current\]")
 
@@ -28,8 +32,12 @@ def squeeze(text: str) -> str:
 def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = True) -> str:
     """``text`` (a part of a stored turn starting at ``offset``) as a default read returns
     it, given the turn's superseded statements ``rows`` (start, end, superseding turn id,
-    from, reason, whole): whole ones cut, the others marked (or left as they are)."""
-    for start, end, _, _, _, whole in sorted(rows, key=lambda r: r[0], reverse=True):
+    from, reason, whole): whole ones cut, the others marked (or left as they are); a
+    statement inside a cut one goes with it."""
+    rows = list(rows)
+    cut = [(r[0], r[1]) for r in rows if r[5]]
+    rows = [r for r in rows if r[5] or not any(a <= r[0] and r[1] <= b for a, b in cut)]
+    for start, end, _, _, _, whole in sorted(set(rows), key=lambda r: r[0], reverse=True):
         a, b = start - offset, end - offset
         if a < 0 or b > len(text):
             continue
@@ -40,3 +48,9 @@ def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = Tru
             body = said.rstrip(".!?;,")
             text = text[: a + len(body)] + " [SUPERSEDED: not current]" + text[a + len(body) :]
     return text
+
+
+def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the sentences of ``text`` that ``start:end`` touches."""
+    touched = [(a, b) for a, b in sentence_spans(text) if a < end and start < b]
+    return (min(a for a, _ in touched), max(b for _, b in touched)) if touched else (start, end)

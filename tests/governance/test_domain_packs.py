@@ -34,7 +34,7 @@ from govmem.governance.policy_engine import Permissions
 from govmem.governance.policy_pack import PolicyPack
 from govmem.loaders.gatemem import Episode
 from govmem.timestamps import normalize_timestamp
-from statement_marks import current, squeeze, unmarked
+from statement_marks import current, sentence_around, squeeze, unmarked
 
 SHARED_WORDING = "safe_wording"
 SHARED_GATEMEM = Path(__file__).resolve().parents[3] / "shared" / "data" / "gatemem"
@@ -117,9 +117,22 @@ class EpisodeStore:
         superseded whole, with the others marked; a statement superseded by a turn the
         reader may not read whole is cut, not marked (the mark would tell of that turn)."""
         rows = self.superseded.get(sentence.turn_id, ())
-        if reader is not None:
-            rows = [(*row[:5], row[5] or not self.reads_whole(reader, row[2])) for row in rows]
+        if reader is not None:  # superseded in part by a turn the reader may not read: its sentence goes
+            text = self.turn_texts[sentence.turn_id]
+            rows = [
+                row
+                if row[5] or self.reads_whole(reader, row[2])
+                else (*sentence_around(text, *row[:2]), *row[2:5], True)
+                for row in rows
+            ]
         return current(sentence.text, rows, sentence.start)
+
+    @cached_property
+    def turn_texts(self) -> dict[str, str]:
+        store = self.memory.store
+        keys = store.turn_keys(self.episode.episode_id, [t.turn_id for t in self.episode.turns])
+        spans = store.turn_spans(keys.values())
+        return {turn_id: spans[key][1] for turn_id, key in keys.items() if key in spans}
 
     def reads_whole(self, principal_id: str, turn_id: str | None) -> bool:
         """Whether the engine lets the requester read every span of a turn."""

@@ -195,10 +195,22 @@ class Oracle:
         spans = memory.store.turn_spans([t.turn_key for t in turns])
         superseded = memory.store.superseded_statements([t.turn_key for t in turns], at)
         oracle = cls({}, {}, {}, {})
+        whole_readable = {  # a superseding turn a reader may be told of: readable whole
+            turn.turn.turn_id: bool(spans[turn.turn_key][1].strip())
+            and all(permissions.span(engine.labels[label])[0] for *_, label in spans[turn.turn_key][2])
+            for turn in turns
+        }
         for turn in turns:
             _speaker, text, turn_spans = spans[turn.turn_key]
             rows = superseded.get(turn.turn_key, ())
             cut = [text[a:b].strip() for a, b, *_, whole in rows if whole]
+            cut += [  # superseded in part by a turn the reader may not read: its sentence goes
+                text[a:b].strip()
+                for start, end, by, *_, whole in rows
+                if not whole and not whole_readable.get(by, False)
+                for a, b in sentence_spans(text)
+                if a < end and start < b
+            ]
             oracle.cut[turn.turn.turn_id] = cut
             verdicts = []
             for start, end, label in turn_spans:  # a span holds one or more generated sentences

@@ -31,9 +31,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from govmem.designs.base import Deriver
+from govmem.governance.labeling import sentence_spans
 from govmem.governance.revocation.guard import Guard, GuardRecord, GuardResult
 from govmem.governance.revocation.validity import CURRENT, STALE, SUPERSEDED, Validity
-from govmem.models import MemoryObject
+from govmem.models import MemoryObject, StoredTurn
 from govmem.store.base import Store
 
 SEVERITY = {SUPERSEDED: 4, "expired": 3, STALE: 2, "pending": 1, CURRENT: 0}
@@ -138,12 +139,11 @@ class RevocationReview:
             text = obj.text
             for key in obj.source_keys:
                 turn = turns.get(key)
-                for start, end, by, since, reason, whole in cuts.get(key, ()) if turn is not None else ():
+                rows = _as_shown(turn, cuts.get(key, ()), shown) if turn is not None else []
+                for start, end, by, since, reason, whole in rows:
                     said = turn.turn.text[start:end].strip()
                     if not said or said not in text:
                         continue
-                    if shown is not None and not shown(turn.turn.episode_id, by):
-                        by, since, reason, whole = None, None, HIDDEN_REASON, True
                     statements.append(
                         {
                             "turn": turn.turn.turn_id,
@@ -251,6 +251,30 @@ class RevocationReview:
             for a, b, ta, tb, reasons in rows
             if a in keys and b in keys
         ]
+
+
+def _as_shown(
+    turn: StoredTurn, rows: Sequence[tuple], shown: Callable[[str, str | None], bool] | None
+) -> list[tuple]:
+    """A turn's superseded statements as a reader may be told of them: one superseded by
+    a turn they may not be told of is cut with its whole sentence (a mark, or a cut inside
+    the sentence, would show where something changed) and names no successor. Cuts come
+    before marks, and a statement inside a cut one is gone with it."""
+    told = []
+    for start, end, by, since, reason, whole in rows:
+        if shown is not None and not shown(turn.turn.episode_id, by):
+            start, end = _sentence_around(turn.turn.text, start, end)
+            by, since, reason, whole = None, None, HIDDEN_REASON, True
+        told.append((start, end, by, since, reason, whole))
+    cuts = [row for row in told if row[5]]
+    marks = [row for row in told if not row[5] and not any(a <= row[0] and row[1] <= b for a, b, *_ in cuts)]
+    return sorted(set(cuts), key=lambda row: row[0]) + sorted(marks, key=lambda row: row[0])
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentences of ``text`` that ``start:end`` touches, as one span."""
+    touched = [(a, b) for a, b in sentence_spans(text) if a < end and start < b]
+    return (min(a for a, _ in touched), max(b for _, b in touched)) if touched else (start, end)
 
 
 def _marked(statement: str, by: str | None) -> str:

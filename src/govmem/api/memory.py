@@ -686,13 +686,19 @@ class Memory:
         self._rederive_without(revision.superseded_keys | revision.revised_keys, changes)
 
     def _span_subjects(self, turn_key: int, start: int, end: int) -> frozenset[str]:
-        """The principals the labeller found in the stored spans overlapping start:end."""
+        """The principals the labeller found in the stored spans overlapping start:end that
+        the text there names, or who say it: a subject carried over from earlier sentences
+        is a guess, too weak to keep two statements apart."""
         spans = self.store.turn_spans([turn_key]).get(turn_key)
         if spans is None:
             return frozenset()
-        labels = [label for a, b, label in spans[2] if a < end and start < b]
+        speaker, text, parts = spans
+        labels = [label for a, b, label in parts if a < end and start < b]
         facets = self._facets_of(labels)
-        return frozenset(subject for label in labels for subject, _ in facets.get(label, ()) if subject)
+        found = {subject for label in labels for subject, _ in facets.get(label, ()) if subject}
+        if not found:
+            return frozenset()
+        return frozenset(found & (self.labeler().mentioned(text[start:end]) | {speaker}))
 
     def _rederive_without(self, superseded: set[int], changes: _Changes) -> None:
         """Derive again the non-verbatim objects (summaries, facts) drawn from superseded

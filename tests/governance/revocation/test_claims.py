@@ -65,6 +65,8 @@ def test_questions_conditions_and_requests_assert_nothing() -> None:
         "Can I move the visit to Friday at 3 PM?",
         "If you move Monday to 4 PM, we can switch lines.",
         "Please move my appointment to Friday at 2 PM.",
+        "Since I only drive, tell me whether Friday July 10 is the eye clinic or the dentist.",
+        "Confirm whether the 3:15 PM slot still holds.",
     ):
         assert not only(text).asserts, text
 
@@ -176,6 +178,9 @@ def test_a_time_takes_its_role_from_the_word_next_to_it() -> None:
     assert only("You're checked in for your 8:15.").values == {"clock:check-in": {"08:15~"}}
     assert only("Lisinopril started March 9.").values == {"date:start": {"march 9"}}
     assert only("The CT is Tuesday at 9:10 AM.").values["clock"] == {"09:10"}  # the event's own time
+    # a range shares its role
+    assert only("Marisol arrives 4:05 PM to 4:20 PM.").values == {"clock:arrival": {"16:05", "16:20"}}
+    assert only("Marisol arrives 4:05-4:20 PM.").values == {"clock:arrival": {"04:05~", "16:20"}}
 
 
 def test_times_of_different_roles_never_replace_each_other() -> None:
@@ -252,3 +257,48 @@ def test_the_outcome_does_not_depend_on_how_records_are_batched() -> None:
         assert sorted(first + rest, key=lambda f: (f.older, f.newer)) == sorted(
             whole, key=lambda f: (f.older, f.newer)
         )
+
+
+def test_a_name_joined_by_the_capitalised_first_word_of_a_sentence_is_the_same_name() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Provisional Cedar Care extension: the Friday care window is 4:35 PM to 6:40 PM.",
+            "Updating Cedar Care: the Friday support window is now 4:35 PM to 6:25 PM rather than 6:40 PM.",
+        ),
+        [],
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+    assert not find_claim_supersessions(  # two people sharing a family name are two names
+        records(
+            "Helen Chen has the Friday care window from 4:35 PM to 6:40 PM.",
+            "Rosa Chen now has the Friday care window from 4:35 PM to 6:25 PM.",
+        ),
+        [],
+    )
+
+
+def test_a_record_naming_the_value_it_replaces_needs_only_a_shared_name_or_word() -> None:
+    old = "Recording the current Lighthouse target date as June 25 while the legal review continues."
+    moved = "Customer questions are dragging a week, so Lighthouse moves from June 25 to July 2."
+    found = find_claim_supersessions(records(old, moved), [])
+    assert [(f.older, f.newer) for f in found] == [(0, 1)] and found[0].reasons[0] == "named-replaced"
+    assert not same_thing(only(old), claims_of(moved)[0])  # the anchors alone would not say so
+    for unrelated in ("The gym opens on June 25 for members.", "Copperhill has its own launch on June 25."):
+        assert not find_claim_supersessions(records(unrelated, moved), []), unrelated
+    elsewhere = "The approved budget is now 216,000 USD. This replaces 224,000 USD."
+    found = find_claim_supersessions(
+        records("Approved budget: 224,000 USD for the core team.", elsewhere), []
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]  # named in another sentence of the turn
+
+
+def test_reasons_and_words_about_the_record_are_not_what_a_value_is_of() -> None:
+    moved = (
+        "Because mornings are hard, I updated the schedule to Wednesday July 8 at 2 PM for the kidney visit."
+    )
+    assert only(moved).anchor == {"kidney", "visit"}
+    assert only("Calendar recap: the eye exam is Friday at 9:00 AM.").anchor == {"eye", "exam"}
+    found = find_claim_supersessions(
+        records("Booked first: Tuesday July 7 at 8:00 AM kidney visit.", moved), []
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]

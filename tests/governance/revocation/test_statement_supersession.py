@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from govmem import Memory, Turn
+from govmem import Memory, Principal, Turn
 from govmem.errors import InputError
 from govmem.governance.authorization import OpenAccess
 
@@ -165,3 +165,30 @@ def test_a_window_keeps_a_partly_cut_turn_under_its_own_speaker(memory: Memory) 
         assert "Friday March 13" not in window.text
         assert f"09:05:00] desk:\n{phone}" in window.text  # not under pat's line above it
         assert "t2" in window.sources
+
+
+@pytest.mark.parametrize(
+    ("new", "superseded"),
+    [
+        # the labeller carries Ben over to the next sentence: a guess, which keeps nothing apart
+        ("Ben Ortiz asked about parking. Clinic note: the cardiology follow-up moved from Tuesday "
+         "at 10:00 AM to Thursday at 1:30 PM.", True),
+        ("Ben Ortiz: the cardiology follow-up moved from Tuesday at 10:00 AM to Thursday at 1:30 PM.", False),
+    ],
+)  # fmt: skip
+def test_only_the_people_a_statement_names_keep_it_apart_from_another(new: str, superseded: bool) -> None:
+    with Memory(":memory:", policy="medical", detect_supersession="statements") as memory:
+        memory.add_principals(
+            [Principal("ana", "patient", "Ana Ruiz"), Principal("ben", "patient", "Ben Ortiz")]
+        )
+        memory.add_principal("desk", "front_desk")
+        memory.ingest(
+            Turn(
+                "t1",
+                "desk",
+                "Ana Ruiz: the cardiology follow-up is Tuesday at 10:00 AM.",
+                timestamp="2026-03-01",
+            )
+        )
+        report = memory.ingest(Turn("t2", "desk", new, timestamp="2026-03-02"))
+        assert bool(report.superseded) is superseded

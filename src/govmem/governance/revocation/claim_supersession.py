@@ -39,6 +39,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from govmem.governance.revocation.claims import Claim, claims_of
+from govmem.governance.revocation.statements import unmatched_entities
 
 ANCHOR_CONTAINMENT = 0.6
 """Share of the smaller claim's anchor stems that must occur in the other's."""
@@ -110,7 +111,7 @@ Weights = Mapping[str, float] | AnchorWeights
 
 def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     """Whether two claims are about the same thing (see the module docstring)."""
-    if old.entities - new.entities and new.entities - old.entities:
+    if unmatched_entities(old.entities, new.entities) and unmatched_entities(new.entities, old.entities):
         return False
     if old.threads and new.threads and not old.threads & new.threads:
         return False  # "the Saturday setup window" and "the Sunday signoff layer"
@@ -133,6 +134,19 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     if not small:
         return False
     return mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
+
+
+def related(old: Claim, new: Claim) -> bool:
+    """Whether two claims share a name or an anchor stem and name no different entity,
+    thread or slot owner: enough to be about the same thing when the new record names the
+    old claim's value as the one it replaces ("Lighthouse moves from June 25 to July 2"
+    after "the current Lighthouse target date is June 25")."""
+    if unmatched_entities(old.entities, new.entities) and unmatched_entities(new.entities, old.entities):
+        return False
+    if old.threads and new.threads and not old.threads & new.threads:
+        return False
+    unshared = unmatched_entities(old.entities, new.entities)
+    return len(unshared) < len(old.entities) or bool(old.anchor & new.anchor)
 
 
 def changed_attributes(
@@ -205,10 +219,15 @@ def find_claim_supersessions(
         if not revising:
             continue
         restated: dict[str, frozenset[str]] = {}
+        named: dict[str, frozenset[str]] = {}
         for claim in claims_of(record.text):
             for attribute, values in claim.values.items():
                 base = base_attribute(attribute)
                 restated[base] = restated.get(base, frozenset()) | values
+            if claim.asserts:
+                for attribute, values in claim.replaced.items():
+                    base = base_attribute(attribute)
+                    named[base] = named.get(base, frozenset()) | values
         for other in pool[: first_new + row]:
             if other.key == record.key:
                 continue
@@ -225,7 +244,9 @@ def find_claim_supersessions(
                     revising_here = revising
                 if not revising_here:
                     continue
-                found = _revised_by(old, other.key, revising_here, record.key, subjects, weights, restated)
+                found = _revised_by(
+                    old, other.key, revising_here, record.key, subjects, weights, restated, named
+                )
                 if found is not None:
                     reasons, whole = found
                     superseded.add((other.key, old.start))
@@ -241,17 +262,20 @@ def _revised_by(
     subjects: Subjects,
     weights: Weights,
     restated: Mapping[str, frozenset[str]],
+    named: Mapping[str, frozenset[str]] = {},
 ) -> tuple[tuple[str, ...], bool] | None:
     for new in revising:
-        if not same_thing(old, new, weights):
-            continue
         changed = changed_attributes(old, new, restated)
         if not changed:
+            continue
+        replaced = [a for a in changed if old.values[a] & named.get(base_attribute(a), frozenset())]
+        if not same_thing(old, new, weights) and not (replaced and related(old, new)):
             continue
         mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
         if mine and theirs and not mine & theirs:
             continue
         # cut only a whole sentence that says nothing the new claim does not restate
         whole = old.sentence and set(old.values) <= set(new.values) | set(new.replaced)
-        return ("same-anchor", "changed-" + "-".join(sorted(changed)), "revision-wording"), whole
+        sameness = "named-replaced" if replaced else "same-anchor"
+        return (sameness, "changed-" + "-".join(sorted(changed)), "revision-wording"), whole
     return None

@@ -94,6 +94,19 @@ anchor. ("first", "initial", "booked", "planned", "confirmed" were here for a fe
 review found them merging "the first dose" with "the second dose", "the initial consult"
 with "the follow-up consult".)"""
 
+RECORD_STEMS = frozenset(
+    stem(w)
+    for w in words_of(
+        """
+        schedule scheduled calendar recap summary snapshot note notes log logged logging entered
+        record recorded recording item items entry detail details status state
+        """
+    )
+)
+"""Words about the record rather than about what a value is of ("I updated the schedule
+to Wednesday 2:00 PM nephrology", "calendar recap: ..."): kept out of anchors, like
+change words."""
+
 CONNECTIVES = words_of(
     """
     but because since yet unless also please ok okay yes thanks
@@ -112,7 +125,8 @@ REPLACED_END = re.compile(r"\bto\b|\bnow\b|\bis\b|\bare\b|[,;]|\bwith\b|\bfor\b"
 CONDITIONAL = re.compile(r"^\W*(?:if|unless|whether|in\s+case|suppose|once|when|should)\b", re.IGNORECASE)
 REQUEST = re.compile(
     r"\b(?:please|can\s+(?:you|we|i)|could\s+(?:you|we|i)|would\s+(?:you|it)|will\s+you|"
-    r"do\s+you|did\s+you|is\s+it|are\s+you|let\s+me\s+know)\b",
+    r"do\s+you|did\s+you|is\s+it|are\s+you|let\s+me\s+know|tell\s+(?:me|us)|"
+    r"(?:confirm|check)\s+(?:whether|if))\b",
     re.IGNORECASE,
 )
 _CONDITION_IN = re.compile(r"\b(?:if|unless|whether|in\s+case|otherwise)\b", re.IGNORECASE)
@@ -199,7 +213,9 @@ superseded by "Marco's appointment moved" when owners were taken out."""
 _HEADING = re.compile(r":\s+")
 _MINE = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
 _ROLE_STOP = re.compile(r"[.;:!?,()]")
-_RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the)\b[\s,]*)?$", re.IGNORECASE)
+_RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the|to|through|until|till)\b[\s,]*|[-–—]\s*)?$", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:because|due\s+to|given\s+that|now\s+that|as\s+a\s+result\s+of)\b", re.IGNORECASE)
+_REASON_END = re.compile(r"[,;:]")
 _CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
 
 
@@ -383,10 +399,13 @@ def _anchor(
 ) -> frozenset[str]:
     """Content stems saying what the values are of: no change words, and no names of
     people or places (``names``: words of the sentence's entities, which are compared on
-    their own); an acronym ("CT", "MRI") names the thing itself and stays."""
+    their own); an acronym ("CT", "MRI") names the thing itself and stays. A reason
+    ("because mornings are hard", "due to the incident") says why, not what: left out."""
     words = set()
+    reasons = [(m.start(), _REASON_END.search(text, m.end())) for m in _REASON.finditer(text)]
+    skipped = [(a, end.start() if end else len(text)) for a, end in reasons]
     for m in _WORD.finditer(text):
-        if any(a <= m.start() < b for _, _, a, b in located):
+        if any(a <= m.start() < b for _, _, a, b in located) or any(a <= m.start() < b for a, b in skipped):
             continue
         low = m.group(0).lower()
         base = low.replace("’", "'").split("'")[0]
@@ -402,7 +421,12 @@ def _anchor(
             continue
         for part in low.split("-"):
             st = stem(part)
-            if len(part) > 1 and part not in FUNCTION_WORDS and st not in CHANGE_STEMS:
+            if (
+                len(part) > 1
+                and part not in FUNCTION_WORDS
+                and st not in CHANGE_STEMS
+                and st not in RECORD_STEMS
+            ):
                 words.add(st)
     return frozenset(words)
 

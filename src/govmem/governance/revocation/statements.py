@@ -149,7 +149,7 @@ def stem(word: str) -> str:
                          ("ments", ""), ("ment", ""), ("ness", ""), ("ities", ""), ("ity", ""),
                          ("ingly", ""), ("edly", ""), ("ings", ""), ("ing", ""), ("ions", ""), ("ion", ""),
                          ("ies", "y"), ("ied", "y"), ("sses", "ss"), ("ers", ""), ("er", ""), ("ed", ""),
-                         ("ly", ""), ("es", "e"), ("s", "")):  # fmt: skip
+                         ("ly", ""), ("al", ""), ("es", "e"), ("s", "")):  # fmt: skip
         if (
             w.endswith(suffix)
             and len(w) - len(suffix) >= 3
@@ -375,6 +375,23 @@ def entities(text: str) -> frozenset[str]:
             starts_sentence = word.endswith(".")
     close()
     return frozenset(found)
+
+
+def unmatched_entities(these: frozenset[str], those: frozenset[str]) -> frozenset[str]:
+    """Entities of ``these`` naming nothing of ``those``. Two names match when they are
+    the same but for a first word, which a sentence's first word, capitalised only for
+    starting it, may have joined: "cedar care", "updating cedar care" and "provisional
+    cedar care" match; "helen chen" and "rosa chen" do not."""
+    return frozenset(name for name in these - those if not any(_same_name(name, other) for other in those))
+
+
+def _same_name(a: str, b: str) -> bool:
+    first, second = a.split(" "), b.split(" ")
+    if len(first) < len(second):
+        first, second = second, first
+    if first[-len(second) :] == second and len(first) == len(second) + 1:
+        return True
+    return len(first) == len(second) >= 3 and first[1:] == second[1:]
 
 
 @lru_cache(maxsize=16384)

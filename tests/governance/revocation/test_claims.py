@@ -302,3 +302,13 @@ def test_reasons_and_words_about_the_record_are_not_what_a_value_is_of() -> None
         records("Booked first: Tuesday July 7 at 8:00 AM kidney visit.", moved), []
     )
     assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+def test_a_new_code_of_the_same_family_replaces_the_old_one() -> None:
+    old = "Credential state is unchanged: CR-8804 remains the active badge for the petition track."
+    new = "Current active pair is now badge CR-8816 with Harbor Annex Booth 7."
+    found = find_claim_supersessions(records(old, new), [])
+    assert [(f.older, f.newer) for f in found] == [(0, 1)] and found[0].reasons[0] == "code-family"
+    other = "Do not mix the public code CP-8818 with anything else; it stays active for the showcase."
+    assert not find_claim_supersessions(records(other, new), [])  # another family: another code
+    assert not find_claim_supersessions(records("The active badge room is 1404.", new), [])  # a bare number

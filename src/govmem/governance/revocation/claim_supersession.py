@@ -34,6 +34,7 @@ as current. A claim superseded once is not superseded again.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -147,6 +148,21 @@ def related(old: Claim, new: Claim) -> bool:
         return False
     unshared = unmatched_entities(old.entities, new.entities)
     return len(unshared) < len(old.entities) or bool(old.anchor & new.anchor)
+
+
+def _same_family(old: frozenset[str], new: frozenset[str]) -> bool:
+    """Whether a code of each is of one family: the same letters in the same places,
+    only the digits differ ("CR-8804" and "CR-8816", "BH_TEMP_4471" and "BH_TEMP_5926");
+    bare numbers (rooms, phone numbers) have no family."""
+    return bool(_families(old) & _families(new))
+
+
+def _families(codes: frozenset[str]) -> set[str]:
+    return {
+        shape
+        for code in codes
+        if (shape := re.sub(r"\d+", "#", code)) != "#" and any(c.isalpha() for c in shape)
+    }
 
 
 def changed_attributes(
@@ -269,13 +285,22 @@ def _revised_by(
         if not changed:
             continue
         replaced = [a for a in changed if old.values[a] & named.get(base_attribute(a), frozenset())]
-        if not same_thing(old, new, weights) and not (replaced and related(old, new)):
+        kin = [
+            a for a in changed if base_attribute(a) == "code" and _same_family(old.values[a], new.values[a])
+        ]
+        if not same_thing(old, new, weights) and not ((replaced or kin) and related(old, new)):
             continue
         mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
         if mine and theirs and not mine & theirs:
             continue
         # cut only a whole sentence that says nothing the new claim does not restate
         whole = old.sentence and set(old.values) <= set(new.values) | set(new.replaced)
-        sameness = "named-replaced" if replaced else "same-anchor"
+        sameness = (
+            "named-replaced"
+            if replaced
+            else "same-anchor"
+            if same_thing(old, new, weights)
+            else "code-family"
+        )
         return (sameness, "changed-" + "-".join(sorted(changed)), "revision-wording"), whole
     return None

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 
 from govmem.governance.labeling import sentence_spans
+from govmem.governance.revocation.review import closed_up
 
 MARK = re.compile(r" \[SUPERSEDED: not current\]")
 
@@ -42,8 +43,8 @@ def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = Tru
         if a < 0 or b > len(text):
             continue
         said = text[a:b].rstrip()
-        if whole:
-            text = text[:a] + text[a + len(said) :]
+        if whole:  # the gap closed as reads close it (formatting, not what is tested)
+            text = closed_up(text[:a], text[a + len(said) :], said)
         elif marks:  # the mark goes before the statement's closing punctuation
             body = said.rstrip(".!?;,")
             text = text[: a + len(body)] + " [SUPERSEDED: not current]" + text[a + len(body) :]

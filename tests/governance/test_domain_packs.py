@@ -134,10 +134,31 @@ class EpisodeStore:
         spans = store.turn_spans(keys.values())
         return {turn_id: spans[key][1] for turn_id, key in keys.items() if key in spans}
 
-    def reads_whole(self, principal_id: str, turn_id: str | None) -> bool:
-        """Whether the engine lets the requester read every span of a turn."""
+    def reads_whole(self, principal_id: str, turn_id: str | None, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a read may tell the requester of a turn: the engine lets them read every
+        span of it, and so (in turn) every turn that superseded it or one of its statements."""
+        if turn_id is None or turn_id in seen:
+            return False
         parts = [s for s in self.sentences if s.turn_id == turn_id]
-        return any(s.text.strip() for s in parts) and all(self.reads(principal_id, s) for s in parts)
+        if not (any(s.text.strip() for s in parts) and all(self.reads(principal_id, s) for s in parts)):
+            return False
+        later = {row[2] for row in self.superseded.get(turn_id, ())} | self.whole_successors.get(
+            turn_id, set()
+        )
+        return all(self.reads_whole(principal_id, t, seen | {turn_id}) for t in later)
+
+    @cached_property
+    def whole_successors(self) -> dict[str, set[str | None]]:
+        """Turn id -> the turn that superseded it whole by the last turn."""
+        store = self.memory.store
+        keys = store.turn_keys(self.episode.episode_id, [t.turn_id for t in self.episode.turns])
+        turn_of = {key: turn_id for turn_id, key in keys.items()}
+        at = self.at or "9999"
+        return {
+            turn_of[key]: {row[3]}
+            for key, row in store.validity_rows(keys.values()).items()
+            if row[2] is not None and row[2] <= at
+        }
 
     def is_current(self, sentence: Sentence, reader: str | None = None) -> bool:
         """Whether anything of the span is still served (not every word superseded whole)."""
@@ -227,6 +248,10 @@ class EpisodeStore:
         return re.sub(r"\s*\([^)]*\)", "", self.principals[principal_id].display_name).strip()
 
 
+def unpunctuated(text: str) -> str:
+    return squeeze(re.sub(r"[,;.]", " ", text))
+
+
 @pytest.fixture(scope="module")
 def gatemem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], list[EpisodeStore]]]:
     """Every development episode of a domain, each in its own store, loaded once per module."""
@@ -311,7 +336,8 @@ def test_export_shows_exactly_the_sentences_the_engine_allows(gatemem, domain: s
                 expected = "".join(
                     store.current(s, principal_id) for s in sentences if store.reads(principal_id, s)
                 )
-                assert squeeze(visible.get(turn_id, "")) == squeeze(expected), (
+                # the punctuation a cut leaves is closed up on the whole turn, the oracle works by span
+                assert unpunctuated(visible.get(turn_id, "")) == unpunctuated(expected), (
                     store.episode.episode_id,
                     principal_id,
                     turn_id,

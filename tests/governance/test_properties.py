@@ -200,14 +200,27 @@ class Oracle:
             and all(permissions.span(engine.labels[label])[0] for *_, label in spans[turn.turn_key][2])
             for turn in turns
         }
+        later: dict[str, set] = {t.turn.turn_id: set() for t in turns}
+        for turn in turns:
+            later[turn.turn.turn_id] |= {row[2] for row in superseded.get(turn.turn_key, ())}
+        for key, row in memory.store.validity_rows([t.turn_key for t in turns]).items():
+            if row[2] is not None and row[2] <= at:
+                later[next(t.turn.turn_id for t in turns if t.turn_key == key)].add(row[3])
+
+        def told(turn_id: str | None, seen: frozenset = frozenset()) -> bool:
+            """A reader may be told of a turn they read whole whose own successors they may be told of."""
+            if turn_id is None or turn_id in seen or not whole_readable.get(turn_id, False):
+                return False
+            return all(told(t, seen | {turn_id}) for t in later.get(turn_id, ()))
+
         for turn in turns:
             _speaker, text, turn_spans = spans[turn.turn_key]
             rows = superseded.get(turn.turn_key, ())
             cut = [text[a:b].strip() for a, b, *_, whole in rows if whole]
-            cut += [  # superseded in part by a turn the reader may not read: its sentence goes
+            cut += [  # superseded in part by a turn the reader may not be told of: its sentence goes
                 text[a:b].strip()
                 for start, end, by, *_, whole in rows
-                if not whole and not whole_readable.get(by, False)
+                if not whole and not told(by)
                 for a, b in sentence_spans(text)
                 if a < end and start < b
             ]

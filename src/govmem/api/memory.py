@@ -56,7 +56,7 @@ from govmem.governance.revocation.recording import (
     detect_statements,
     record_supersession,
 )
-from govmem.governance.revocation.review import ObjectStatus, RevocationReview
+from govmem.governance.revocation.review import ObjectStatus, RevocationReview, closed_up
 from govmem.governance.revocation.supersession import SupersessionDetector
 from govmem.llm.cache import SQLiteResponseCache
 from govmem.llm.client import LLMClient
@@ -163,11 +163,7 @@ def _without_superseded_statements(
         for turn in turns:
             text = turn.turn.text
             for start, end, *_ in sorted(cuts.get(turn.turn_key, ()), reverse=True):
-                text = (
-                    text[:start].rstrip()
-                    + (" " if text[end:].strip() and text[:start].strip() else "")
-                    + text[end:].lstrip()
-                )
+                text = closed_up(text[:start], text[end:], text[start:end])
             if text.strip():
                 kept.append(
                     turn if text == turn.turn.text else turn._replace(turn=replace(turn.turn, text=text))
@@ -1328,40 +1324,38 @@ class Memory:
         return report
 
     def _source_keys(self, author: str, references: Sequence[str], episode_id: str) -> set[int]:
-        """Turn keys behind object ids or turn ids. A reference that is unknown, or that
-        ``author`` may not read any of, is the same error: a write must not tell its
-        author whether memory they cannot see exists."""
+        """Turn keys behind object ids or turn ids, as ``author`` was shown them (a window
+        seen redacted stands for its readable turns only). A reference that is unknown, or
+        that the author may not read any of, is the same error, for the first such one in
+        the order given: a write must not tell its author whether unseen memory exists."""
         principal = self.store.get_principal(author) if isinstance(author, str) else None
         if principal is None and references:
             raise UnknownPrincipal(str(author), "author")
         at = utc_now()
-        keys: set[int] = set()
+        by_reference: dict[str, set[int]] = {}
         turn_ids = []
         for reference in references:
             key = _object_key(reference)
             found = self.store.get_objects([key]) if key is not None and "-" in reference else {}
-            if key in found:
-                readable = principal is not None and all(
-                    review.visible is not None
-                    for review in self.authorizer.review(self.store, principal, [found[key]], at)
-                )
-                if not readable:
-                    raise _unknown_source(reference, episode_id)
-                keys.update(found[key].source_keys)
-            else:
+            if key not in found:
                 turn_ids.append(reference)
+                continue
+            (review,) = self.authorizer.review(self.store, principal, [found[key]], at)
+            if review.visible is not None:
+                shown = self.store.turn_keys(found[key].episode_id, list(review.visible.sources))
+                by_reference[reference] = set(shown.values())
         if turn_ids:
             found_turns = self.store.turn_keys(episode_id, turn_ids)
-            readable_keys = (
-                self.authorizer.readable_turns(self.store, principal, found_turns.values(), at, whole=False)
-                if principal is not None
-                else set()
+            readable = self.authorizer.readable_turns(
+                self.store, principal, found_turns.values(), at, whole=False
             )
-            missing = [t for t in turn_ids if found_turns.get(t) not in readable_keys]
-            if missing:
-                raise _unknown_source(missing[0], episode_id)
-            keys.update(found_turns.values())
-        return keys
+            for turn_id, key in found_turns.items():
+                if key in readable:
+                    by_reference[turn_id] = {key}
+        for reference in references:
+            if reference not in by_reference:
+                raise _unknown_source(reference, episode_id)
+        return {key for keys in by_reference.values() for key in keys}
 
     def conflicts(self) -> list[dict]:
         """Every unresolved conflict: pairs of turns that contradict each other with no order."""

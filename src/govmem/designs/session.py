@@ -85,6 +85,27 @@ class SessionDeriver:
                 break
         return "\n".join(lines), dropped
 
+    def segments(self, text: str, turns: Sequence[StoredTurn]) -> dict[int, tuple[int, int]]:
+        """Where each turn's text is in a window's ``text`` (turns in window order; a turn
+        whose line is not there, because a read hid it, is left out): from after its line
+        prefix to the next line that starts another turn's prefix."""
+        starts: list[tuple[int, int, int]] = []  # (line start, text start, turn key)
+        at = 0
+        for turn in turns:
+            prefix = line_prefix(turn)
+            index = text.find(prefix, at)
+            while index > 0 and text[index - 1] != "\n":
+                index = text.find(prefix, index + 1)
+            if index < 0:
+                continue
+            starts.append((index, index + len(prefix), turn.turn_key))
+            at = index + len(prefix)
+        found = {}
+        for n, (_, begin, key) in enumerate(starts):
+            end = starts[n + 1][0] - 1 if n + 1 < len(starts) else len(text)
+            found[key] = (begin, max(begin, end))
+        return found
+
     def derive(self, group_id: str, turns: Sequence[StoredTurn]) -> list[ObjectDraft]:
         drafts = []
         for start in range(0, len(turns), self.window):

@@ -297,14 +297,15 @@ def cut_superseded_statements(
                 "status": "superseded",
                 "reason": "statement-superseded",
                 "superseded_by": named,
-                "statements": len(said),
+                "statements": sum(1 for s in said if s["superseded_by"]),
             }
             (withheld if named else unreported).append(entry)
             if not obj.text.strip():
                 continue
         if include_revoked:
             statements[obj.object_id] = said
-        kept.append((candidate, replace(review, visible=obj)))
+        changed = obj.text != review.visible.text  # ranked again on what is left, as a redaction is
+        kept.append((candidate, replace(review, visible=obj, redacted=review.redacted or changed)))
     return kept, statements, withheld, unreported
 
 

@@ -29,11 +29,17 @@ class SuccessorView:
         self._known: dict[tuple[str, str], bool] = {}
 
     def shown(self, episode_id: str, turn_id: str | None) -> bool:
+        """Whether the reader may be told of a turn: they may read it whole, and it is
+        served to them as it stands (anything that superseded it, whole or in part, is
+        shown to them too; else naming it would point past it to a record they cannot see)."""
         if not turn_id:
             return False
         known = self._known.get((episode_id, turn_id))
         if known is None:
-            known = self._readable_whole(episode_id, turn_id)
+            self._known[(episode_id, turn_id)] = False  # a cycle of supersessions shows nothing
+            known = self._readable_whole(episode_id, turn_id) and all(
+                self.shown(episode_id, later) for later in self._successors(episode_id, turn_id)
+            )
             self._known[(episode_id, turn_id)] = known
         return known
 
@@ -45,6 +51,20 @@ class SuccessorView:
         if not keys:
             return False
         return keys[turn_id] in readable_turns(self.store, self.principal, keys.values(), self.at)
+
+    def _successors(self, episode_id: str, turn_id: str) -> set[str | None]:
+        """The turns that superseded ``turn_id`` or one of its statements by now (None: one
+        since deleted)."""
+        keys = self.store.turn_keys(episode_id, [turn_id])
+        if not keys or not self.store.has_revocation_state():
+            return set()
+        key = keys[turn_id]
+        later: set[str | None] = set()
+        row = self.store.validity_rows([key]).get(key)
+        if row is not None and row[2] is not None and row[2] <= self.at:
+            later.add(row[3])
+        later.update(by for _, _, by, *_ in self.store.superseded_statements([key], self.at).get(key, ()))
+        return later
 
     def named(self, episode_id: str, turn_ids: tuple[str, ...] | list[str]) -> list[str]:
         """The turns of ``turn_ids`` the reader may be told of."""

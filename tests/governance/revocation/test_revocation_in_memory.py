@@ -201,3 +201,59 @@ def test_a_write_back_cannot_probe_for_records_its_author_cannot_read() -> None:
         memory.remember("rina", "noted", derived_from=["t2"])  # its author may read it
         with pytest.raises(UnknownPrincipal):
             memory.remember("nobody", "noted", derived_from=["t2"])
+
+
+VISITS = "Visits: cleaner Monday 9 AM, plumber Friday noon, painter Sunday 2 PM."
+
+
+def _visits(*turns: tuple[str, str]) -> Memory:
+    memory = Memory(":memory:", policy="household", detect_supersession="statements")
+    memory.add_principals([Principal("rina", "primary_resident"), Principal("mia", "guest")])
+    for n, (turn_id, text) in enumerate(turns, start=1):
+        memory.ingest(Turn(turn_id, "rina", text, timestamp=f"2026-05-01T{n:02d}:00", session_id="s"))
+    return memory
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_window_cuts_and_marks_each_turn_in_its_own_line(hidden: bool) -> None:
+    th2 = ("Private family note: " if hidden else "") + "the painter visit moved to Tuesday."
+    turns = [
+        ("a", VISITS),
+        ("th1", "The painter visit moved to Monday."),
+        ("b", "Reminder. " + VISITS),
+        ("th2", th2),
+    ]
+    with _visits(*turns) as memory:
+        for item in memory.export("mia", design=["turn", "session"]):
+            text = item.text.replace(" [SUPERSEDED: not current]", "")
+            served = item.text.count("painter Sunday 2 PM")
+            assert served == item.text.count("painter Sunday 2 PM [SUPERSEDED: not current]"), item.text
+            if hidden:  # th1 was itself superseded by a turn mia may not read: nothing points past it
+                assert "painter" not in text and "SUPERSEDED" not in item.text, item.text
+
+
+def test_a_successor_superseded_by_a_hidden_turn_is_never_named() -> None:
+    turns = [
+        ("a", VISITS),
+        ("th1", "The painter visit moved to Monday."),
+        ("th2", "Private family note: the painter visit moved to Tuesday."),
+    ]
+    with _visits(*turns) as memory:
+        result = memory.recall("mia", "When is the painter visit?", design="turn")
+        assert result.withheld == [] and "painter" not in result.context()
+
+
+def test_a_cut_list_line_leaves_no_gap() -> None:
+    listing = "Visits this week:\n- cleaner Monday 9 AM\n- plumber Friday noon\n- painter Sunday 2 PM"
+    with _visits(
+        ("a", listing), ("th", "Private family note: the plumber visit moved to Saturday.")
+    ) as memory:
+        (item,) = [i for i in memory.export("mia", design="turn")]
+        assert item.text == "Visits this week:\n- cleaner Monday 9 AM\n- painter Sunday 2 PM"
+
+
+def test_a_write_back_names_the_first_bad_reference_whatever_it_is() -> None:
+    with household(HIDDEN_MOVE) as memory:
+        for references in (["nope", "t2"], ["nope", "t9"], ["nope", "turn-3"], ["nope", "turn-999"]):
+            with pytest.raises(InputError, match="'nope'"):
+                memory.remember("mia", "noted", derived_from=references)

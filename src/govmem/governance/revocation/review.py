@@ -135,14 +135,19 @@ class RevocationReview:
         turns = {t.turn_key: t for t in self.store.turns_by_keys(sorted(cuts))}
         done = []
         for obj in objects:
-            statements = []
-            text = obj.text
-            for key in obj.source_keys:
-                turn = turns.get(key)
-                rows = _as_shown(turn, cuts.get(key, ()), shown) if turn is not None else []
-                for start, end, by, since, reason, whole in rows:
+            statements: list[dict] = []
+            edits = []  # (start, end, new text) of the object's text, one per source turn edited
+            regions: dict[tuple[int, int], list[int]] = {}
+            for key, region in self._segments(obj, turns).items():
+                regions.setdefault(region, []).append(key)
+            for (a, b), keys_here in regions.items():
+                part = obj.text[a:b]
+                rows = [
+                    (turns[k], row) for k in keys_here for row in _as_shown(turns[k], cuts.get(k, ()), shown)
+                ]
+                for turn, (start, end, by, since, reason, whole) in sorted(rows, key=lambda r: not r[1][5]):
                     said = turn.turn.text[start:end].strip()
-                    if not said or said not in text:
+                    if not said or said not in part:
                         continue
                     statements.append(
                         {
@@ -154,9 +159,13 @@ class RevocationReview:
                             "whole": whole,
                         }
                     )
-                    if include_revoked:
-                        continue
-                    text = _without(text, said) if whole else text.replace(said, _marked(said, by))
+                    if not include_revoked:
+                        part = _without(part, said) if whole else part.replace(said, _marked(said, by))
+                if part != obj.text[a:b]:
+                    edits.append((a, b, part))
+            text = obj.text
+            for a, b, part in sorted(edits, reverse=True):
+                text = closed_up(text[:a], part + text[b:], "") if a else part + text[b:]
             if text == obj.text:
                 done.append((obj, tuple(statements)))
                 continue
@@ -177,6 +186,21 @@ class RevocationReview:
                     )
             done.append((changed, tuple(statements)))
         return done
+
+    def _segments(self, obj: MemoryObject, turns: Mapping[int, StoredTurn]) -> dict[int, tuple[int, int]]:
+        """Where each source turn with superseded statements is in the object's text, so
+        that its statements are cut or marked there and nowhere else (another turn may
+        say the same sentence and keep it). A window is cut at its turns' line prefixes;
+        any other object is one part, shared by its sources."""
+        deriver = self.derivers.get(obj.kind)
+        keys = [k for k in obj.source_keys if k in turns]
+        if not keys:
+            return {}
+        if len(obj.source_keys) == 1 or not hasattr(deriver, "segments"):
+            return dict.fromkeys(keys, (0, len(obj.text)))
+        window = {t.turn_key: t for t in self.store.turns_by_keys(list(obj.source_keys))}
+        found = deriver.segments(obj.text, [window[k] for k in obj.source_keys if k in window])
+        return {k: found[k] for k in keys if k in found}
 
     def review(
         self, objects: Sequence[MemoryObject], at: str, include_revoked: bool = False
@@ -286,11 +310,26 @@ def _marked(statement: str, by: str | None) -> str:
 
 
 def _without(text: str, statement: str) -> str:
-    """``text`` with ``statement`` removed and the whitespace it leaves closed up."""
+    """``text`` with ``statement`` removed wherever it occurs (see :func:`closed_up`)."""
     index = text.find(statement)
     while index >= 0:
-        before, after = text[:index].rstrip(" \t"), text[index + len(statement) :].lstrip(" \t")
-        glue = " " if before and after and not before.endswith("\n") and not after.startswith("\n") else ""
-        text = before + glue + after
+        text = closed_up(text[:index], text[index + len(statement) :], statement)
         index = text.find(statement)
     return text
+
+
+def closed_up(before: str, after: str, removed: str) -> str:
+    """``before + after`` once ``removed`` was cut from between them, the gap closed so
+    that no trace of the cut shows: no doubled blank line or comma ("9 AM, , painter"),
+    no comma left before the end of the sentence ("9 AM, ." becomes "9 AM.")."""
+    before, after = before.rstrip(" \t"), after.lstrip(" \t")
+    if before.endswith("\n") and after.startswith("\n"):
+        after = after[1:]
+    if before.endswith((",", ";")) and after.startswith((",", ";")):
+        after = after[1:].lstrip(" \t")
+    if before.endswith((",", ";")) and (not after or after.startswith((".", "\n"))):
+        end = "." if removed.rstrip().endswith((".", "!", "?")) and not after.startswith(".") else ""
+        before = before[:-1].rstrip() + end
+    joined = before and after and not before.endswith("\n") and not after.startswith("\n")
+    glue = " " if joined and not after.startswith((".", ",", ";", ":", "!", "?")) else ""
+    return before + glue + after

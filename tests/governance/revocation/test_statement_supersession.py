@@ -192,3 +192,19 @@ def test_only_the_people_a_statement_names_keep_it_apart_from_another(new: str, 
         )
         report = memory.ingest(Turn("t2", "desk", new, timestamp="2026-03-02"))
         assert bool(report.superseded) is superseded
+
+
+def test_a_change_recorded_late_but_dated_earlier_ends_the_old_statement_at_its_own_time(
+    memory: Memory,
+) -> None:
+    turns = [
+        ("t1", "The dental appointment is Monday at 9:00 AM.", "2026-03-01T09:00"),
+        ("t2", "The dental appointment moved to Tuesday at 10:00 AM.", "2026-03-05T09:00"),
+        ("t3", "The dental appointment moved to Wednesday at 11:00 AM.", "2026-03-03T09:00"),  # told late
+    ]
+    for turn_id, text, at in turns:
+        memory.ingest(Turn(turn_id, "desk", text, timestamp=at, session_id=turn_id))
+    between = memory.recall("pat", "When is the dental appointment?", as_of="2026-03-04T00:00", design="turn")
+    assert "Monday" not in between.context() and "Wednesday" in between.context()
+    before = memory.recall("pat", "When is the dental appointment?", as_of="2026-03-02T00:00", design="turn")
+    assert "Monday" in before.context()

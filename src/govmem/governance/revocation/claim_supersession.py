@@ -28,7 +28,8 @@ claim restates every attribute it gives ("Tuesday at 10:00" by "moved to Thursda
 the new claim does not restate ("September 18 from 6:30 to 6:50 PM" by "the window is
 now 6:40 to 7:00 PM": the date still holds), reads keep it marked as superseded, so
 returned text is always stored sentences, marked or not, and no old value is served
-as current. A claim superseded once is not superseded again.
+as current. A claim superseded once is superseded again only by a record of an earlier
+time (a change told late whose time comes first: the store keeps the earliest end).
 """
 
 from __future__ import annotations
@@ -216,15 +217,19 @@ def find_claim_supersessions(
     new: Sequence[ClaimRecord],
     earlier: Sequence[ClaimRecord],
     subjects: Subjects = _no_subjects,
-    already: Collection[tuple[int, int]] = (),
+    already: Mapping[tuple[int, int], str | None] | Collection[tuple[int, int]] = (),
 ) -> list[ClaimFinding]:
     """Claims of ``earlier`` records (and of new records before each) that each new record
-    revises. ``already``: (turn key, claim start) of claims superseded before (they are
-    not superseded again). The outcome does not depend on how records are split into
+    revises. ``already``: (turn key, claim start) of claims superseded before, with from
+    when: they are superseded again only by a record of an earlier time (a change recorded
+    late, whose time comes first, is when the claim stopped being current; the store keeps
+    the earliest). The outcome does not depend on how records are split into
     ``new`` and ``earlier``: each new record is weighed against the records before it
     and itself."""
     findings: list[ClaimFinding] = []
-    superseded: set[tuple[int, int]] = set(already)
+    superseded: dict[tuple[int, int], str | None] = (
+        dict(already) if isinstance(already, Mapping) else dict.fromkeys(already)
+    )
     pool = [*earlier, *new]
     first_new = len(earlier)
     weights = AnchorWeights()
@@ -251,7 +256,7 @@ def find_claim_supersessions(
                 continue
             others_speaker = other.speaker != record.speaker and None not in (other.speaker, record.speaker)
             for old in claims_of(other.text):
-                if not old.asserts or (other.key, old.start) in superseded:
+                if not old.asserts or not _open(superseded, (other.key, old.start), record.valid_from):
                     continue
                 if others_speaker and old.mine:
                     # "my window" said by someone else: another person's slot
@@ -265,9 +270,18 @@ def find_claim_supersessions(
                 )
                 if found is not None:
                     reasons, whole = found
-                    superseded.add((other.key, old.start))
+                    superseded[(other.key, old.start)] = record.valid_from
                     findings.append(ClaimFinding(other.key, old.start, old.end, record.key, reasons, whole))
     return findings
+
+
+def _open(superseded: Mapping[tuple[int, int], str | None], claim: tuple[int, int], at: str | None) -> bool:
+    """Whether a claim may be superseded by a record of time ``at``: never superseded yet,
+    or superseded from a later time than ``at`` (both times known)."""
+    if claim not in superseded:
+        return True
+    since = superseded[claim]
+    return since is not None and at is not None and at < since
 
 
 def _revised_by(

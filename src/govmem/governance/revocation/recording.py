@@ -125,11 +125,11 @@ def detect_statements(
             for k, at, text, speaker in store.episode_turn_texts(episode_id, before=first, speakers=True)
         ]
         fresh = [ClaimRecord(t.turn_key, t.turn.timestamp, t.turn.text, t.turn.speaker) for t in new]
-        # statements superseded by an earlier write are not superseded again (batch invariance)
+        # statements superseded before are superseded again only from an earlier time (batch invariance)
         already = {
-            (key, start)
+            (key, start): since
             for key, rows in store.superseded_statements([r.key for r in earlier], "9999").items()
-            for start, *_ in rows
+            for start, _, _, since, *_ in rows
         }
         findings = find_claim_supersessions(fresh, earlier, subjects, already)
         if not findings:

@@ -208,3 +208,5 @@ def test_a_change_recorded_late_but_dated_earlier_ends_the_old_statement_at_its_
     assert "Monday" not in between.context() and "Wednesday" in between.context()
     before = memory.recall("pat", "When is the dental appointment?", as_of="2026-03-02T00:00", design="turn")
     assert "Monday" in before.context()
+    after = memory.recall("pat", "When is the dental appointment?", as_of="2026-03-06T00:00", design="turn")
+    assert "Tuesday" in after.context() and "Wednesday" not in after.context()  # the stored later one

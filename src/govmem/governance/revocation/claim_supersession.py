@@ -223,9 +223,10 @@ def find_claim_supersessions(
     revises. ``already``: (turn key, claim start) of claims superseded before, with from
     when: they are superseded again only by a record of an earlier time (a change recorded
     late, whose time comes first, is when the claim stopped being current; the store keeps
-    the earliest). The outcome does not depend on how records are split into
-    ``new`` and ``earlier``: each new record is weighed against the records before it
-    and itself."""
+    the earliest). A new record dated before a stored one is checked the other way round:
+    the stored one may revise it. The outcome does not depend on how records are split
+    into ``new`` and ``earlier``: each new record is weighed against the records before
+    it and itself."""
     findings: list[ClaimFinding] = []
     superseded: dict[tuple[int, int], str | None] = (
         dict(already) if isinstance(already, Mapping) else dict.fromkeys(already)
@@ -234,45 +235,56 @@ def find_claim_supersessions(
     first_new = len(earlier)
     weights = AnchorWeights()
     weights.add([c for record in earlier for c in claims_of(record.text)])
+    said: dict[int, tuple[list[Claim], dict[str, frozenset[str]], dict[str, frozenset[str]]]] = {}
+
+    def revise(newer: ClaimRecord, older: ClaimRecord) -> None:
+        if newer.key not in said:
+            said[newer.key] = _what_it_says(newer.text)
+        revising, restated, named = said[newer.key]
+        if not revising:
+            return
+        others_speaker = older.speaker != newer.speaker and None not in (older.speaker, newer.speaker)
+        for old in claims_of(older.text):
+            if not old.asserts or not _open(superseded, (older.key, old.start), newer.valid_from):
+                continue
+            # "my window" said by someone else: another person's slot
+            revising_here = [c for c in revising if not c.mine] if others_speaker and old.mine else revising
+            if not revising_here:
+                continue
+            found = _revised_by(old, older.key, revising_here, newer.key, subjects, weights, restated, named)
+            if found is not None:
+                reasons, whole = found
+                superseded[(older.key, old.start)] = newer.valid_from
+                findings.append(ClaimFinding(older.key, old.start, old.end, newer.key, reasons, whole))
+
     for row, record in enumerate(new):
         weights.add(claims_of(record.text))
-        revising = revising_claims(record.text)
-        if not revising:
-            continue
-        restated: dict[str, frozenset[str]] = {}
-        named: dict[str, frozenset[str]] = {}
-        for claim in claims_of(record.text):
-            for attribute, values in claim.values.items():
-                base = base_attribute(attribute)
-                restated[base] = restated.get(base, frozenset()) | values
-            if claim.asserts:
-                for attribute, values in claim.replaced.items():
-                    base = base_attribute(attribute)
-                    named[base] = named.get(base, frozenset()) | values
         for other in pool[: first_new + row]:
             if other.key == record.key:
                 continue
             if record.valid_from and other.valid_from and other.valid_from > record.valid_from:
-                continue
-            others_speaker = other.speaker != record.speaker and None not in (other.speaker, record.speaker)
-            for old in claims_of(other.text):
-                if not old.asserts or not _open(superseded, (other.key, old.start), record.valid_from):
-                    continue
-                if others_speaker and old.mine:
-                    # "my window" said by someone else: another person's slot
-                    revising_here = [c for c in revising if not c.mine]
-                else:
-                    revising_here = revising
-                if not revising_here:
-                    continue
-                found = _revised_by(
-                    old, other.key, revising_here, record.key, subjects, weights, restated, named
-                )
-                if found is not None:
-                    reasons, whole = found
-                    superseded[(other.key, old.start)] = record.valid_from
-                    findings.append(ClaimFinding(other.key, old.start, old.end, record.key, reasons, whole))
+                revise(other, record)  # told later, dated earlier: the stored record may revise it
+            else:
+                revise(record, other)
     return findings
+
+
+def _what_it_says(
+    text: str,
+) -> tuple[list[Claim], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """A record's revising claims, every value it states, and the values it names as
+    replaced, by attribute without role."""
+    restated: dict[str, frozenset[str]] = {}
+    named: dict[str, frozenset[str]] = {}
+    for claim in claims_of(text):
+        for attribute, values in claim.values.items():
+            base = base_attribute(attribute)
+            restated[base] = restated.get(base, frozenset()) | values
+        if claim.asserts:
+            for attribute, values in claim.replaced.items():
+                base = base_attribute(attribute)
+                named[base] = named.get(base, frozenset()) | values
+    return revising_claims(text), restated, named
 
 
 def _open(superseded: Mapping[tuple[int, int], str | None], claim: tuple[int, int], at: str | None) -> bool:

@@ -3,9 +3,10 @@
 A superseded record the reader could read is withheld (or, in an audit read, marked).
 Naming what superseded it, or saying when and why, tells the reader that a newer
 record exists; so a read names a superseding turn, its time and the signals that
-found it only when the reader may read that turn whole. Otherwise the superseded
-record is withheld without a word (only the decision log has it), a superseded
-statement is cut rather than marked, and a conflict between the two is not reported.
+found it only when the reader may read that turn whole, and may be told in turn of
+whatever superseded it. Otherwise the superseded record is withheld without a word
+(only the decision log has it), a superseded statement is cut with its whole sentence
+rather than marked, and a conflict between the two is not reported.
 """
 
 from __future__ import annotations

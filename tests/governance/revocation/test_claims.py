@@ -312,3 +312,21 @@ def test_a_new_code_of_the_same_family_replaces_the_old_one() -> None:
     other = "Do not mix the public code CP-8818 with anything else; it stays active for the showcase."
     assert not find_claim_supersessions(records(other, new), [])  # another family: another code
     assert not find_claim_supersessions(records("The active badge room is 1404.", new), [])  # a bare number
+
+
+def test_a_value_said_to_be_old_after_it_is_replaced_not_current() -> None:
+    claim = only("3,090 USD remains the active amount and 3,120 USD is now earlier history.")
+    assert claim.values == {"amount": {"3090"}} and claim.replaced == {"amount": {"3120"}}
+    retired = only("JRX-7794 is no longer active.")
+    assert retired.values == {} and retired.replaced == {"code": {"JRX-7794"}} and retired.retires
+    assert not only("The exam was completed on June 6 as scheduled.").retires  # "was" is not "retired"
+    # a replaced value stands within a few words of its cue
+    assert only("The earlier code will retire once the BH-238 move completes.").values == {"code": {"BH-238"}}
+
+
+def test_a_record_retiring_a_value_supersedes_the_claims_stating_it() -> None:
+    old = "The current active upload code is 9T4R-M3PV for the archive path."
+    found = find_claim_supersessions(records(old, "Credential rotation: 9T4R-M3PV is retired."), [])
+    assert [(f.older, f.newer) for f in found] == [(0, 1)] and found[0].reasons[0] == "named-retired"
+    history = "JRX-7731 is no longer active."  # true of the past: nothing current to supersede
+    assert not find_claim_supersessions(records(history, "JRX-7794 is now the active badge."), [])

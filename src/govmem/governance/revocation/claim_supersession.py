@@ -81,7 +81,7 @@ def _no_subjects(key: int, start: int, end: int) -> frozenset[str]:
 
 def revising_claims(text: str) -> list[Claim]:
     """The claims of ``text`` that could revise an earlier one."""
-    return [c for c in claims_of(text) if c.asserts and c.revises and c.values]
+    return [c for c in claims_of(text) if c.asserts and c.revises and (c.values or c.replaced)]
 
 
 def anchor_weights(claims: Sequence[Claim]) -> dict[str, float]:
@@ -307,6 +307,31 @@ def _revised_by(
     named: Mapping[str, frozenset[str]] = {},
 ) -> tuple[tuple[str, ...], bool] | None:
     for new in revising:
+        if not new.values:  # it only retires values ("the earlier room TC-204 is superseded")
+            if not new.retires:
+                continue
+            retired = [
+                a for a, vs in old.values.items() if vs & new.replaced.get(base_attribute(a), frozenset())
+            ]
+            retired = [
+                a for a in retired if not old.values[a] <= restated.get(base_attribute(a), frozenset())
+            ]
+            lettered = any(  # a code with letters names one thing, wherever it is said
+                any(
+                    c.isalpha()
+                    for v in old.values[a] & new.replaced.get(base_attribute(a), frozenset())
+                    for c in v
+                )
+                for a in retired
+                if base_attribute(a) == "code"
+            )
+            if not retired or not (lettered or related(old, new)):
+                continue
+            mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
+            if mine and theirs and not mine & theirs:
+                continue
+            whole = old.sentence and set(old.values) <= set(retired)
+            return ("named-retired", "changed-" + "-".join(sorted(retired)), "revision-wording"), whole
         changed = changed_attributes(old, new, restated)
         if not changed:
             continue

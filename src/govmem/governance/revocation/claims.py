@@ -120,6 +120,22 @@ REPLACED_CUE = re.compile(
     re.IGNORECASE,
 )
 """Words after which a value is the one replaced ("from Tuesday", "replacing LH-314")."""
+_RETIRES = re.compile(
+    r"\b(?:retir\w*|no\s+longer|supersed\w*|stale|obsolete|historical|history|replac\w*|"
+    r"instead\s+of|rather\s+than|revoked|expired|deactivated)\b",
+    re.IGNORECASE,
+)
+_SAID_OLD = re.compile(
+    r"\s*(?:USD|EUR|GBP|dollars)?\s*(?:figure|amount|code|badge|number|value|pair|date|line)?\s+"
+    r"(?:is|are|was|were|becomes|become|has\s+become)\s+(?:now\s+)?(?:just\s+)?(?:the\s+|an?\s+)?"
+    r"(?:earlier|old|older|previous|prior|former|historical|history|retired|stale|obsolete|superseded|"
+    r"no\s+longer\s+(?:current|active|valid|in\s+use|the\s+active))\b",
+    re.IGNORECASE,
+)
+"""After a value: words saying it is the old one ("3,390 USD is now earlier history",
+"CR-8804 becomes retired history", "JRX-7794 is no longer active")."""
+_NEAR = re.compile(r"(?:\W*[\w$€£.,:-]+){1,4}")
+"""At most four words: how far a replaced value may stand from its cue."""
 REPLACED_END = re.compile(r"\bto\b|\bnow\b|\bis\b|\bare\b|[,;]|\bwith\b|\bfor\b", re.IGNORECASE)
 
 CONDITIONAL = re.compile(r"^\W*(?:if|unless|whether|in\s+case|suppose|once|when|should)\b", re.IGNORECASE)
@@ -241,6 +257,9 @@ class Claim:
     """Whether it says "my" or "mine": what it is about belongs to its speaker."""
     heading: frozenset[str] = frozenset()
     """Anchor stems of a heading before a colon ("Final Saturday update: ..."), also in ``anchor``."""
+    retires: bool = False
+    """Whether it says in so many words that a value is retired ("is retired", "no longer
+    active", "is superseded", "replaces 231,000 USD"): "was" or "from" before a value do not."""
 
 
 def _codes(text: str) -> Iterator[re.Match[str]]:
@@ -386,11 +405,15 @@ def _names_a_thread(text: str, match: re.Match[str]) -> bool:
 
 
 def _replaced_ranges(text: str) -> list[tuple[int, int]]:
-    """Character ranges holding the values a text says were replaced."""
+    """Character ranges holding the values a text says were replaced: from a cue to the
+    next stop word, and no further than a few words ("the earlier room TC-204", not "the
+    earlier code will retire once the BH-238 move completes")."""
     ranges = []
     for cue in REPLACED_CUE.finditer(text):
         end = REPLACED_END.search(text, cue.end())
-        ranges.append((cue.end(), end.start() if end else len(text)))
+        stop = end.start() if end else len(text)
+        near = _NEAR.match(text, cue.end())
+        ranges.append((cue.end(), min(stop, near.end() if near else stop)))
     return ranges
 
 
@@ -512,7 +535,11 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
         piece = sentence[a:b]
         located = _located(piece)
         replaced = _replaced_ranges(piece)
-        current = [v for v in located if not any(lo <= v[2] < hi for lo, hi in replaced)]
+        current = [
+            v
+            for v in located
+            if not any(lo <= v[2] < hi for lo, hi in replaced) and _SAID_OLD.match(piece, v[3]) is None
+        ]
         whole = bool(current) and bool(_anchor(piece, located, names))
         if not whole:
             if merged:
@@ -556,8 +583,8 @@ def claims_of(text: str) -> tuple[Claim, ...]:
             replaced_ranges = _replaced_ranges(piece)
             values: dict[str, set[str]] = {}
             replaced: dict[str, set[str]] = {}
-            for attribute, value, a, _ in located:
-                old = any(lo <= a < hi for lo, hi in replaced_ranges)
+            for attribute, value, a, b in located:
+                old = any(lo <= a < hi for lo, hi in replaced_ranges) or _SAID_OLD.match(piece, b) is not None
                 (replaced if old else values).setdefault(attribute, set()).add(value)
             start = s_start + p_start + (len(piece) - len(piece.lstrip()))
             end = s_start + p_end
@@ -576,6 +603,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     names=_names_in(piece, name_words),
                     threads=threads,
                     mine=bool(_MINE.search(piece)),
+                    retires=bool(replaced) and _RETIRES.search(piece) is not None,
                 )
             )
     return tuple(found)

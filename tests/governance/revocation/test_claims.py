@@ -330,3 +330,12 @@ def test_a_record_retiring_a_value_supersedes_the_claims_stating_it() -> None:
     assert [(f.older, f.newer) for f in found] == [(0, 1)] and found[0].reasons[0] == "named-retired"
     history = "JRX-7731 is no longer active."  # true of the past: nothing current to supersede
     assert not find_claim_supersessions(records(history, "JRX-7794 is now the active badge."), [])
+
+
+def test_a_code_of_the_family_under_the_same_name_replaces_the_old_one() -> None:
+    old = "Separation note: the public code WTUT-542 belongs to Willow Tutors and not to Quinn's file."
+    new = "Public update: Willow Tutors now uses code WTUT-541 tied to Commons Hall 541."
+    found = find_claim_supersessions(records(old, new), [])
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+    other = "Separation note: the public code WTUT-542 belongs to Cedar Tutors and not to Quinn's file."
+    assert not find_claim_supersessions(records(other, new), [])  # another name: another code

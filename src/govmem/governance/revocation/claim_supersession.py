@@ -287,6 +287,11 @@ def _what_it_says(
     return revising_claims(text), restated, named
 
 
+def _shares_name(old: Claim, new: Claim) -> bool:
+    """Whether the two claims name one same entity ("Willow Tutors" in both)."""
+    return bool(old.entities) and len(unmatched_entities(old.entities, new.entities)) < len(old.entities)
+
+
 def _open(superseded: Mapping[tuple[int, int], str | None], claim: tuple[int, int], at: str | None) -> bool:
     """Whether a claim may be superseded by a record of time ``at``: never superseded yet,
     or superseded from a later time than ``at`` (both times known)."""
@@ -339,7 +344,11 @@ def _revised_by(
         kin = [
             a for a in changed if base_attribute(a) == "code" and _same_family(old.values[a], new.values[a])
         ]
-        if not same_thing(old, new, weights) and not ((replaced or kin) and related(old, new)):
+        if (
+            not same_thing(old, new, weights)
+            and not ((replaced or kin) and related(old, new))
+            and not (kin and _shares_name(old, new))  # a code of the family, under the same name
+        ):
             continue
         mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
         if mine and theirs and not mine & theirs:

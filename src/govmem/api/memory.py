@@ -131,8 +131,8 @@ SUPERSESSION_UNITS = ("statements", "records")
 DEFAULT_SUPERSESSION: bool | str = False
 """What ``Memory`` detects at ingest unless told otherwise (see ``detect_supersession``).
 
-Off: detecting statements costs about 1 ms of CPU a turn on the performance benchmark's
-turns (reading every value of every sentence), ten times the rest of ingest; records
+Off: detecting statements costs about 0.6 ms of CPU a turn on the synthetic benchmark
+turns (parsing every turn into claims), several times the rest of ingest; records
 comparison suits policies, not conversations. Explicit supersession and validity at
 read time apply whatever this is; conversations that need detection turn it on."""
 

@@ -139,16 +139,16 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
 
 
 def related(old: Claim, new: Claim) -> bool:
-    """Whether two claims share a name or an anchor stem and name no different entity,
-    thread or slot owner: enough to be about the same thing when the new record names the
-    old claim's value as the one it replaces ("Lighthouse moves from June 25 to July 2"
+    """Whether two claims share a name or an anchor stem and do not each name an entity or
+    thread the other does not: enough to be about the same thing when the new record names
+    the old claim's value as the one it replaces ("Lighthouse moves from June 25 to July 2"
     after "the current Lighthouse target date is June 25")."""
-    if unmatched_entities(old.entities, new.entities) and unmatched_entities(new.entities, old.entities):
+    unshared = unmatched_entities(old.entities, new.entities)
+    if unshared and unmatched_entities(new.entities, old.entities):
         return False
     if old.threads and new.threads and not old.threads & new.threads:
         return False
-    unshared = unmatched_entities(old.entities, new.entities)
-    return len(unshared) < len(old.entities) or bool(old.anchor & new.anchor)
+    return _shares_name(old, new) or bool(old.anchor & new.anchor)
 
 
 def _same_family(old: frozenset[str], new: frozenset[str]) -> bool:

@@ -160,7 +160,7 @@ class RevocationReview:
                         }
                     )
                     if not include_revoked:
-                        part = _without(part, said) if whole else part.replace(said, _marked(said, by))
+                        part = _without(part, said) if whole else part.replace(said, _marked(said))
                 if part != obj.text[a:b]:
                     edits.append((a, b, part))
             text = obj.text
@@ -301,7 +301,7 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (min(a for a, _ in touched), max(b for _, b in touched)) if touched else (start, end)
 
 
-def _marked(statement: str, by: str | None) -> str:
+def _marked(statement: str) -> str:
     """The statement marked as superseded, the mark before its closing punctuation. The
     mark names no turn: the superseding one may be one the reader cannot see, or one
     since deleted (an audit read lists it in ``superseded_statements``)."""

@@ -26,6 +26,7 @@ from typing import Protocol
 from govmem.designs.base import Deriver
 from govmem.governance.labeling import Labeler
 from govmem.governance.policy_engine import Permissions, PolicyEngine
+from govmem.governance.pressure import is_pressured
 from govmem.models import MemoryObject, Principal, StoredTurn, Turn
 from govmem.store.base import Store
 
@@ -73,6 +74,11 @@ class Authorizer(Protocol):
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment: ...
 
+    def for_query(self, query: str) -> Authorizer:
+        """The authorizer to read for ``query`` with: narrower when the query is pressured
+        (:mod:`govmem.governance.pressure`), never wider."""
+        ...
+
     def readable_turns(
         self, store: Store, requester: Principal, keys: Iterable[int], at: str, whole: bool = True
     ) -> set[int]:
@@ -98,6 +104,9 @@ class OpenAccess:
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         return QueryAssessment(rules=(self.rule,))
 
+    def for_query(self, query: str) -> OpenAccess:
+        return self
+
     def readable_turns(
         self, store: Store, requester: Principal, keys: Iterable[int], at: str, whole: bool = True
     ) -> set[int]:
@@ -109,20 +118,36 @@ class PolicyAuthorizer:
 
     reveals_scores = False
 
-    def __init__(self, engine: PolicyEngine, labeler: Callable[[], Labeler], derivers: Mapping[str, Deriver]):
+    def __init__(
+        self,
+        engine: PolicyEngine,
+        labeler: Callable[[], Labeler],
+        derivers: Mapping[str, Deriver],
+        withheld_tags: frozenset[str] = frozenset(),
+    ):
         self.engine = engine
         self.labeler = labeler
         self.derivers = dict(derivers)
+        self.withheld_tags = withheld_tags
+
+    def for_query(self, query: str) -> PolicyAuthorizer:
+        tags = self.engine.pack.pressure_tags
+        if not tags or self.withheld_tags >= tags or not is_pressured(query):
+            return self
+        return PolicyAuthorizer(self.engine, self.labeler, self.derivers, self.withheld_tags | tags)
+
+    def _permissions(self, requester: Principal, at: str) -> Permissions:
+        return self.engine.permissions(requester, at, self.withheld_tags)
 
     def scope(self, store: Store, requester: Principal, at: str) -> Scope:
-        permissions = self.engine.permissions(requester, at)
+        permissions = self._permissions(requester, at)
         labels = permissions.readable_labels(self.engine.labels)
         return Scope(labels=labels, reasons=(f"pack:{self.engine.pack.name}",))
 
     def review(
         self, store: Store, requester: Principal, objects: Sequence[MemoryObject], at: str
     ) -> list[Review]:
-        permissions = self.engine.permissions(requester, at)
+        permissions = self._permissions(requester, at)
         keys = sorted({k for obj in objects for k in obj.source_keys})
         turns = {t.turn_key: t for t in store.turns_by_keys(keys)}
         spans = store.turn_spans(keys)
@@ -170,7 +195,7 @@ class PolicyAuthorizer:
     def readable_turns(
         self, store: Store, requester: Principal, keys: Iterable[int], at: str, whole: bool = True
     ) -> set[int]:
-        permissions = self.engine.permissions(requester, at)
+        permissions = self._permissions(requester, at)
         labels = self.engine.labels
         readable = set()
         for key, (_, text, turn_spans) in store.turn_spans(sorted(set(keys))).items():
@@ -180,7 +205,7 @@ class PolicyAuthorizer:
         return readable
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
-        permissions = self.engine.permissions(requester, at)
+        permissions = self._permissions(requester, at)
         facets = self.labeler().query_facets(query, requester.principal_id)
         decisions = [permissions.facet(f) for f in sorted(facets)]
         return QueryAssessment(

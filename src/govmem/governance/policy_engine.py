@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from govmem.governance.labeling import Facet
 from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
+from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
 from govmem.store.base import Store
 
@@ -52,6 +53,8 @@ class Permissions:
     relationships: list[Relationship]
     grants: list[Grant]
     owners: dict[str, tuple[Relationship, ...]] = field(default_factory=dict)
+    withheld_tags: frozenset[str] = frozenset()
+    """Tags denied about anyone but the requester (and what they own): a pressured query."""
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
     _labels: dict[int, bool] = field(default_factory=dict)
     _readable: tuple[dict, int, frozenset[int]] | None = field(default=None, repr=False, compare=False)
@@ -87,6 +90,8 @@ class Permissions:
         return readable
 
     def _decide(self, subject: str, tag: str) -> FacetDecision:
+        if tag in self.withheld_tags and not self._own(subject):
+            return FacetDecision(False, PRESSURE_RULE)
         decision = self._decide_for(subject, tag)
         if decision.allowed or decision.rule != DEFAULT_DENY:
             return decision
@@ -96,6 +101,13 @@ class Permissions:
             if via.allowed:
                 return FacetDecision(True, f"{via.rule} (owner of {subject})")
         return decision
+
+    def _own(self, subject: str) -> bool:
+        """Whether ``subject`` is the requester or a resource the requester owns now."""
+        me = self.requester.principal_id
+        return subject == me or any(
+            r.principal_id == me and r.active_at(self.at) for r in self.owners.get(subject, ())
+        )
 
     def _decide_for(self, subject: str, tag: str) -> FacetDecision:
         for grant in self.grants:
@@ -200,7 +212,11 @@ class PolicyEngine:
         self._refresh()
         return self._labels
 
-    def permissions(self, requester: Principal, at: str) -> Permissions:
+    def permissions(
+        self, requester: Principal, at: str, withheld_tags: frozenset[str] = frozenset()
+    ) -> Permissions:
+        """What ``requester`` may read at ``at``; ``withheld_tags`` are denied about anyone
+        but them (a pressured query, :mod:`govmem.governance.pressure`)."""
         self._refresh()
         relationships = [
             r
@@ -212,13 +228,14 @@ class PolicyEngine:
             requester,
             tuple((r.type, r.target_id, r.valid_from, r.valid_until) for r in relationships),
             tuple(g.grant_id for g in grants),
+            withheld_tags,
         )
         cached = self._cache.get(key)
         if cached is None:
             if len(self._cache) > 1024:
                 self._cache.clear()
             cached = self._cache[key] = Permissions(
-                requester, at, self.pack, self._roles, relationships, grants, self._owners
+                requester, at, self.pack, self._roles, relationships, grants, self._owners, withheld_tags
             )
         return cached
 

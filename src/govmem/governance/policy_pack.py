@@ -24,6 +24,11 @@ information is labelled and who may read which label:
   sentence with it no longer carries (a procedure's preparation, "hold lisinopril until
   after the procedure", is preparation, not medication; a diagnosis in it stays a
   diagnosis); ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
+- ``pressure_tags``: tags a query under pressure is never served about anyone but the
+  requester: a demand for exact values made with urgency ("the board review is in
+  five minutes, I need the exact budget") is the pattern of fraud by authority
+  pressure, so it gets the answer the requester could pass on safely, not the values
+  (see :mod:`govmem.governance.pressure`). Pressure narrows; it never grants.
 - ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
   and the tags they allow; a scoped relationship never reaches beyond them.
 - ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a
@@ -63,6 +68,7 @@ _PACK_KEYS = {
     "shared_tags",
     "overriding_tags",
     "subsumed_tags",
+    "pressure_tags",
     "owner_relationships",
     "tags",
     "kind_tags",
@@ -101,6 +107,7 @@ class PolicyPack:
     shared_tags: frozenset[str]
     overriding_tags: frozenset[str]
     subsumed_tags: dict[str, frozenset[str]]
+    pressure_tags: frozenset[str]
     owner_relationships: tuple[str, ...]
     tag_patterns: dict[str, re.Pattern[str]]
     kind_tags: dict[str, frozenset[str]]
@@ -192,6 +199,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         shared_tags=_tags(data.get("shared_tags", []), "shared_tags", known_tags, source),
         overriding_tags=_tags(data.get("overriding_tags", []), "overriding_tags", known_tags, source),
         subsumed_tags=subsumed,
+        pressure_tags=_tags(data.get("pressure_tags", []), "pressure_tags", known_tags, source),
         owner_relationships=tuple(
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),

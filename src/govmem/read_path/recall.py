@@ -142,6 +142,7 @@ def _recall(
     """Recall inside one snapshot; returns the result and its decision-log entry."""
     principal = resolve_requester(store, requester)
     at = as_of or utc_now()
+    authorizer = authorizer.for_query(query)
 
     assessment = authorizer.assess_query(store, principal, query, at)
     if assessment.denied and not assessment.allowed:

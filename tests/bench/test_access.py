@@ -41,6 +41,8 @@ def test_access_benchmark_reports_sane_figures(tmp_path) -> None:
     assert len(run["latencies"]["governed"]) == len(run["latencies"]["ungoverned"]) == 24
     for part in ("assess_query", "scope", "review", "audit", "governed_total", "ungoverned_total"):
         assert figures["breakdown_ms"][part] >= 0
+    assert figures["breakdown_pairs"] > 0  # the timed authorizer saw the reads it times
+    assert figures["breakdown_ms"]["scope"] > 0 and figures["breakdown_ms"]["review"] > 0
 
     table = "\n".join(lines)
     assert "overhead at p50" in table and f"target <= x{TARGET_P50:.2f}" in table

@@ -13,9 +13,10 @@ from govmem.governance.policy_engine import Permissions
 from govmem.governance.policy_pack import parse_pack
 from govmem.governance.pressure import PRESSURE_RULE, is_pressured
 from govmem.models import Principal, Relationship
+from govmem.read_path.recall import RecallResult
 
 OFFICE_PACK = """
-name = "firm"
+name = "office-like"
 personal_tags = ["pay"]
 unnamed_subject = ["previous"]
 pressure_tags = ["budget", "pay"]
@@ -40,7 +41,7 @@ id = "finance"
 roles = ["finance"]
 tags = ["*"]
 """
-PACK = parse_pack(OFFICE_PACK, "firm.toml")
+PACK = parse_pack(OFFICE_PACK, "office-like.toml")
 ROLES = {"eve": "executive", "fin": "finance", "kai": "engineer"}
 AT = "2024-01-01T00:00:00"
 
@@ -50,9 +51,12 @@ AT = "2024-01-01T00:00:00"
     [
         "The board review is in five minutes. I need the exact current budget for Atlas right now.",
         "Give me the exact budget immediately.",
-        "Urgent: the precise figures for Atlas, please.",
-        "The CFO is walking into the room, send the exact number.",
+        "Urgent: give me the precise figures for Atlas, please.",
+        "The CFO is walking into the room, send me the exact number.",
         "I need it ASAP, word for word.",
+        "I need the exact budget now, the CEO is waiting.",
+        "Board call in 4 minutes: tell me the actual figure.",
+        "The review is in thirty minutes, give me the exact amount.",
     ],
 )
 def test_urgency_with_a_demand_for_exact_values_is_pressure(query: str) -> None:
@@ -67,13 +71,23 @@ def test_urgency_with_a_demand_for_exact_values_is_pressure(query: str) -> None:
         "What are the three urgent red flags?",
         "What is the budget for Atlas?",
         "The exactitude of the review right-sizes nothing.",
+        # a question, not a demand: "right now" means "currently", "exactly" is filler
+        "What is the exact budget for Atlas right now?",
+        "What exactly is the urgent issue with the Atlas customer?",
+        "What exactly happened immediately after the budget review?",
+        "Is there a hurry on the invoice? What is the exact amount?",
+        "What precisely is the pricing we agreed, and was it marked ASAP?",
     ],
 )
 def test_one_cue_alone_is_not_pressure(query: str) -> None:
     assert not is_pressured(query)
 
 
-def permissions(who: str, withheld: frozenset[str] = frozenset(), owners=None) -> Permissions:
+def permissions(
+    who: str,
+    withheld: frozenset[str] = frozenset(),
+    owners: dict[str, tuple[Relationship, ...]] | None = None,
+) -> Permissions:
     return Permissions(
         Principal(who, ROLES[who]),
         AT,
@@ -108,7 +122,7 @@ def test_pressure_tags_must_be_tags_of_the_pack() -> None:
 
 @pytest.fixture
 def firm(tmp_path: Path) -> Iterator[Memory]:
-    path = tmp_path / "firm.toml"
+    path = tmp_path / "office-like.toml"
     path.write_text(OFFICE_PACK, encoding="utf-8")
     with Memory(":memory:", policy=str(path)) as memory:
         memory.add_principals(Principal(p, role, p.title()) for p, role in ROLES.items())
@@ -123,12 +137,15 @@ def firm(tmp_path: Path) -> Iterator[Memory]:
         yield memory
 
 
-def texts(result) -> str:
+def texts(result: RecallResult) -> str:
     return " ".join(item.text for item in result.items)
 
 
-def test_a_sponsor_reads_the_budget_when_asked_plainly(firm: Memory) -> None:
-    result = firm.recall("eve", "What is the current budget for Atlas?", as_of="2024-01-02T00:00:00")
+@pytest.mark.parametrize(
+    "query", ["What is the current budget for Atlas?", "What is the exact budget for Atlas right now?"]
+)
+def test_a_sponsor_reads_the_budget_when_asked_plainly(firm: Memory, query: str) -> None:
+    result = firm.recall("eve", query, as_of="2024-01-02T00:00:00")
     assert result.action == "answer" and "216,000" in texts(result)
 
 
@@ -143,5 +160,6 @@ def test_a_pressured_sponsor_gets_the_safe_answer_without_the_figures(firm: Memo
 
 def test_pressure_does_not_hide_the_requesters_own_information(firm: Memory) -> None:
     query = "Quick, I need my exact salary review note right now."
+    assert is_pressured(query)
     result = firm.recall("eve", query, as_of="2024-01-02T00:00:00")
     assert "salary review" in texts(result)

@@ -234,6 +234,11 @@ class _TimedAuthorizer:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
+    def for_query(self, query: str) -> Any:
+        narrowed = getattr(self.inner, "for_query", None)
+        inner = narrowed(query) if narrowed is not None else self.inner
+        return self if inner is self.inner else _TimedAuthorizer(inner, self.times)
+
     def scope(self, store: Any, requester: Any, at: str) -> Any:
         started = time.perf_counter()
         found = self.inner.scope(store, requester, at)

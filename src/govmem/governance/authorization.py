@@ -12,6 +12,10 @@ three questions, through the same functions:
    requester may not read is refused from the query alone, never from whether
    matching memory exists, so a refusal confirms nothing.
 
+Before these, ``recall`` asks ``for_query``: a query demanding exact values with
+urgency is answered by a narrower authorizer (:mod:`govmem.governance.pressure`).
+Surfaces that take no query (``get``, ``export``) are never narrowed.
+
 :class:`OpenAccess` serves everything to everyone (for measuring what
 governance costs); :class:`PolicyAuthorizer` enforces a policy pack.
 """

@@ -2,8 +2,8 @@
 
 "The board review is in five minutes. I need the exact current budget right now" is
 the shape of fraud by authority pressure (the "CEO fraud" of payment scams): the
-urgency is there to skip the checks a request would normally get. A query with both
-an urgency cue and a demand for exactness is *pressured*; the read path then serves
+urgency is there to skip the checks a request would normally get. A query that
+demands, with urgency, exact values is *pressured*; the read path then serves
 it without the pack's ``pressure_tags`` about anyone but the requester (an answer the
 requester could pass on safely), whatever the requester's role would allow. Asking
 for one's own details in a hurry is not pressure on anyone else's.
@@ -16,19 +16,27 @@ from __future__ import annotations
 
 import re
 
+_DEMAND = re.compile(
+    r"\b(?:i (?:just |only |really )?need|we need|give me|send (?:me|us|it|them)|get me|tell me|provide"
+    r"|hand (?:me|over)|pull (?:up )?(?:the|me)|read me|share)\b",
+    re.I,
+)
 _URGENCY = re.compile(
-    r"\b(?:in (?:a |one |two |three |five |ten |fifteen |twenty |\d+ )(?:minutes?|mins?)"
-    r"|right now|right away|immediately|urgent(?:ly)?|asap|as soon as possible"
-    r"|walking into|no time|in a hurry|hurry)\b",
+    r"\b(?:in (?:a |one |\w+ |\d+ ?)(?:minutes?|mins?)\b|right now|right away|immediately|urgent(?:ly)?"
+    r"|asap|as soon as possible|walking into|(?:is|are) waiting|no time|hurry)",
     re.I,
 )
 _EXACTNESS = re.compile(
-    r"\b(?:exact(?:ly)?|precise(?:ly)?|verbatim|word for word|full (?:figures?|numbers?|amounts?|codes?))\b",
+    r"\b(?:exact(?:ly)?|precise(?:ly)?|verbatim|word for word|actual (?:figures?|numbers?|amounts?|codes?)"
+    r"|full (?:figures?|numbers?|amounts?|codes?))\b",
     re.I,
 )
 PRESSURE_RULE = "pressure: exact values demanded with urgency are not served"
 
 
 def is_pressured(query: str) -> bool:
-    """Whether ``query`` demands exact values with urgency."""
-    return _URGENCY.search(query) is not None and _EXACTNESS.search(query) is not None
+    """Whether ``query`` demands exact values with urgency: a demand ("give me", "I
+    need"), an urgency cue ("in five minutes", "right now", "is waiting") and a
+    demand for exactness, all three. A question ("what is the exact budget right
+    now?") is not a demand, so asking for current values plainly is never pressure."""
+    return all(p.search(query) is not None for p in (_DEMAND, _URGENCY, _EXACTNESS))

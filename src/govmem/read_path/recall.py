@@ -1,8 +1,8 @@
 """The read path: one pipeline that every read surface goes through.
 
-    resolve requester -> assess the query -> authorize (scope) -> retrieve and rank
-    within scope -> withhold what is no longer current (revocation) -> review what
-    will be returned (redact) -> decide -> audit
+    resolve requester -> narrow for a pressured query -> assess the query ->
+    authorize (scope) -> retrieve and rank within scope -> withhold what is no longer
+    current (revocation) -> review what will be returned (redact) -> decide -> audit
 
 Authorization runs before ranking, so top-k is taken over permitted objects only,
 and again on the objects returned, so nothing reaches the caller unchecked. The
@@ -142,7 +142,9 @@ def _recall(
     """Recall inside one snapshot; returns the result and its decision-log entry."""
     principal = resolve_requester(store, requester)
     at = as_of or utc_now()
-    authorizer = authorizer.for_query(query)
+    narrowed = getattr(authorizer, "for_query", None)  # optional for custom authorizers
+    if narrowed is not None:
+        authorizer = narrowed(query)
 
     assessment = authorizer.assess_query(store, principal, query, at)
     if assessment.denied and not assessment.allowed:

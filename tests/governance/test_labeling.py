@@ -453,3 +453,50 @@ def test_wording_said_to_be_shared_carries_only_its_overriding_tag(campus: Label
         "The broad label stays 'housing review' with the 3,100 USD amount.",
     ):
         assert "safe_wording" not in campus.tags_of(kept_private)
+
+
+# names said in contrast, and public programmes named in passing
+
+
+def facets_of(labeler: Labeler, text: str, fragment: str, speaker: str = "rae") -> frozenset:
+    """The facets of the span of ``text`` that holds ``fragment``."""
+    label, _ = labeler.label(text, speaker, None, frozenset())
+    at = text.index(fragment)
+    return next(span.facets for span in label.spans if span.start <= at < span.end)
+
+
+def test_a_name_said_in_contrast_is_not_what_the_sentence_is_about(campus: Labeler) -> None:
+    text = "Ivo's aid is settled. The private amount is 3,740 USD, distinct from the public Tidewater line."
+    assert facets_of(campus, text, "3,740") == {("ivo", "financial_aid")}
+    for contrast in ("separate from", "unlike", "rather than", "not to be confused with"):
+        said = f"The private amount is 3,740 USD, {contrast} Tidewater."
+        assert campus.named(said) == set(), contrast
+    assert campus.named("The Tidewater amount is 3,740 USD.") == {"program_tidewater"}
+    assert campus.mentioned("distinct from Tidewater") == {"program_tidewater"}  # still a mention
+
+
+def test_a_public_programme_named_in_passing_does_not_take_over_the_next_sentences(campus: Labeler) -> None:
+    text = "Ivo's aid review is open. The Tidewater orientation is on Monday. The amount is 3,740 USD."
+    assert facets_of(campus, text, "Tidewater") == {("program_tidewater", "scheduling")}
+    assert facets_of(campus, text, "3,740") == {("ivo", "financial_aid")}  # Ivo's, not the programme's
+    _, carried = campus.label(text, "rae", None, frozenset())
+    assert carried == {"ivo"}
+
+
+def test_a_programme_named_first_is_carried_like_any_subject(campus: Labeler) -> None:
+    text = "The Tidewater orientation is on Monday. The amount is 3,740 USD."
+    assert facets_of(campus, text, "3,740") == {("program_tidewater", "financial_aid")}
+
+
+def test_without_ownership_in_the_pack_every_named_resource_is_carried(office: Labeler) -> None:
+    text = "Bob's salary review is done. The Lighthouse launch moved. The budget is now 200 USD."
+    assert facets_of(office, text, "200 USD", "hana") == {("project_lighthouse", "budget")}
+
+
+def test_a_programme_named_beside_a_case_is_not_carried_with_it(campus: Labeler) -> None:
+    text = "The Quill Review and the Tidewater orientation are both on Monday. The amount is 3,740 USD."
+    assert facets_of(campus, text, "Monday") == {
+        ("case_quill_review", "scheduling"),
+        ("program_tidewater", "scheduling"),
+    }
+    assert facets_of(campus, text, "3,740") == {("case_quill_review", "financial_aid")}

@@ -59,6 +59,13 @@ _REFERENCE = re.compile(
     r"|the patient|the student|the guest|the child|the resident|dad|mom|mum|mother|father)\b"
 )
 """Words that refer back to someone already named (a coreference cue); matched on lower-cased text."""
+_CONTRASTED = re.compile(
+    r"\b(?:distinct from|separate(?:ly)? from|apart from|not to be confused with|as opposed to|unlike"
+    r"|versus|vs\.?|rather than|instead of|(?:do not|don't|never) (?:mix|confuse)\b.{0,60}?\bwith)"
+    r"\s+(?:the\s+|a\s+|an\s+)?(?:public\s+|shared\s+|other\s+)?$"
+)
+"""A contrast right before a name ("distinct from the public Juniper Residents line"): the
+name is said to keep it apart, so the sentence is not about it (lower-cased text)."""
 
 
 class TagMatcher:
@@ -235,7 +242,7 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
     return blanked, blanked.lower()
 
 
-LABELING_VERSION = 2
+LABELING_VERSION = 3
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -251,6 +258,11 @@ class Labeler:
         self.resources = sorted(
             {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
         )
+        owned = {r.target_id for r in relationships if pack.is_ownership(r.type)}
+        self._passing = frozenset(self.resources) - owned if pack.owner_relationships else frozenset()
+        """Resources nobody owns in a pack where resources can be owned (public programmes
+        beside private cases): named in passing, they do not become what later unnamed
+        sentences are about."""
         self._names = self._name_table(principals)
         pattern = trie_pattern(self._names, not_after=r"[\w-]")
         self._mentions = re.compile(rf"{pattern}(?![\w-])") if pattern else None  # lower-cased text
@@ -277,6 +289,7 @@ class Labeler:
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
+                    sorted(self._passing),
                 ]
             ).encode()
         ).hexdigest()
@@ -309,6 +322,19 @@ class Labeler:
         found: set[str] = set()
         for match in self._mentions.finditer(text.lower()):
             found |= self._names.get(match.group(0), frozenset())
+        return found
+
+    def named(self, sentence: str) -> set[str]:
+        """Who and what a sentence names as what it is about: its mentions, except those
+        named only in contrast ("the private amount is 3,740 USD, distinct from the
+        public Juniper Residents line" is not about the programme)."""
+        if self._mentions is None:
+            return set()
+        found: set[str] = set()
+        lowered = sentence.lower()
+        for match in self._mentions.finditer(lowered):
+            if _CONTRASTED.search(lowered, max(0, match.start() - 80), match.start()) is None:
+                found |= self._names.get(match.group(0), frozenset())
         return found
 
     def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
@@ -355,10 +381,10 @@ class Labeler:
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
-            subjects = self.subjects_of(self.mentioned(sentence), tags)
-            if subjects:
-                previous = frozenset(subjects)
-            else:
+            subjects = self.subjects_of(self.named(sentence), tags)
+            if subjects and not (previous and subjects <= self._passing):
+                previous = frozenset(subjects - self._passing or subjects)
+            elif not subjects:
                 subjects = set(self._unnamed(sentence, tags, speaker, previous))
             facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
             if spans and spans[-1].facets == facets:

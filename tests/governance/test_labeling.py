@@ -475,6 +475,24 @@ def test_a_name_said_in_contrast_is_not_what_the_sentence_is_about(campus: Label
     assert campus.mentioned("distinct from Tidewater") == {"program_tidewater"}  # still a mention
 
 
+def test_people_and_cases_named_in_contrast_stay_subjects(medical: Labeler, campus: Labeler) -> None:
+    """Only a public resource is kept apart by a contrast: a person or a case named so is
+    still talked about (review of the first version, which lost them)."""
+    for text in (
+        "The diagnosis is cancer, not to be confused with Ada's earlier scan.",
+        "Instead of Ada's usual warfarin, she now takes apixaban 5 mg for the clot.",
+        "Apart from Ada, everyone on the ward tested HIV negative.",
+    ):
+        assert "ada" in {s for s, _ in facets_of(medical, text, "Ada", "lee")}, text
+    text = "Ada's follow-up is on Monday. Unlike Ben, who is HIV positive, she needs no antiviral."
+    assert "ben" in {s for s, _ in facets_of(medical, text, "Unlike", "lee")}
+    assert {s for s, _ in facets_of(medical, "Ada's A1c is 9.1 versus Ben's 6.2.", "A1c", "lee")} == {
+        "ada",
+        "ben",
+    }
+    assert campus.named("The amount is 3,000 USD, distinct from the Quill Review.") == {"case_quill_review"}
+
+
 def test_a_public_programme_named_in_passing_does_not_take_over_the_next_sentences(campus: Labeler) -> None:
     text = "Ivo's aid review is open. The Tidewater orientation is on Monday. The amount is 3,740 USD."
     assert facets_of(campus, text, "Tidewater") == {("program_tidewater", "scheduling")}

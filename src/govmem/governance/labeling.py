@@ -64,8 +64,8 @@ _CONTRASTED = re.compile(
     r"|versus|vs\.?|rather than|instead of|(?:do not|don't|never) (?:mix|confuse)\b.{0,60}?\bwith)"
     r"\s+(?:the\s+|a\s+|an\s+)?(?:public\s+|shared\s+|other\s+)?$"
 )
-"""A contrast right before a name ("distinct from the public Juniper Residents line"): the
-name is said to keep it apart, so the sentence is not about it (lower-cased text)."""
+"""A contrast right before a name ("distinct from the public Juniper Residents line"): a
+public resource named so is kept apart, not talked about (lower-cased text)."""
 
 
 class TagMatcher:
@@ -258,11 +258,11 @@ class Labeler:
         self.resources = sorted(
             {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
         )
-        owned = {r.target_id for r in relationships if pack.is_ownership(r.type)}
-        self._passing = frozenset(self.resources) - owned if pack.owner_relationships else frozenset()
-        """Resources nobody owns in a pack where resources can be owned (public programmes
-        beside private cases): named in passing, they do not become what later unnamed
-        sentences are about."""
+        self._public = frozenset(r for r in self.resources if pack.is_public(r))
+        """Public resources (programmes): named in contrast they are no subject; named in
+        passing they do not become what later sentences are about. Carrying a programme
+        onto the next sentences would publish them: "Keep my amount out of the public
+        Juniper Residents thread. It is 3,690 USD." is the student's."""
         self._names = self._name_table(principals)
         pattern = trie_pattern(self._names, not_after=r"[\w-]")
         self._mentions = re.compile(rf"{pattern}(?![\w-])") if pattern else None  # lower-cased text
@@ -289,7 +289,7 @@ class Labeler:
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
-                    sorted(self._passing),
+                    sorted(self._public),
                 ]
             ).encode()
         ).hexdigest()
@@ -325,16 +325,22 @@ class Labeler:
         return found
 
     def named(self, sentence: str) -> set[str]:
-        """Who and what a sentence names as what it is about: its mentions, except those
-        named only in contrast ("the private amount is 3,740 USD, distinct from the
-        public Juniper Residents line" is not about the programme)."""
+        """Who and what a sentence names as what it is about: its mentions, except public
+        resources named only in contrast ("the private amount is 3,740 USD, distinct
+        from the public Juniper Residents line" is not about the programme). A person
+        or a case named in contrast stays a subject: "unlike Ben, who is HIV positive"
+        is about Ben too."""
         if self._mentions is None:
             return set()
         found: set[str] = set()
         lowered = sentence.lower()
         for match in self._mentions.finditer(lowered):
-            if _CONTRASTED.search(lowered, max(0, match.start() - 80), match.start()) is None:
-                found |= self._names.get(match.group(0), frozenset())
+            referents = self._names.get(match.group(0), frozenset())
+            if referents and referents <= self._public and _CONTRASTED.search(
+                lowered, max(0, match.start() - 80), match.start()
+            ):
+                continue
+            found |= referents
         return found
 
     def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
@@ -382,8 +388,8 @@ class Labeler:
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
             subjects = self.subjects_of(self.named(sentence), tags)
-            if subjects and not (previous and subjects <= self._passing):
-                previous = frozenset(subjects - self._passing or subjects)
+            if subjects and not (previous and subjects <= self._public):
+                previous = frozenset(subjects - self._public or subjects)
             elif not subjects:
                 subjects = set(self._unnamed(sentence, tags, speaker, previous))
             facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)

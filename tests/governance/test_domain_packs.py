@@ -209,25 +209,6 @@ class EpisodeStore:
         """Wording said to be shared (its one tag, ``safe_wording``, is read by everyone)."""
         return bool(sentence.tags) and sentence.tags <= {SHARED_WORDING}
 
-    def shared_with_everyone(self, sentence: Sentence) -> bool:
-        """Whether rules that name no role and no relationship open every facet of it (a
-        public programme's remarks, shared campus information)."""
-        open_rules = [
-            rule
-            for rule in self.pack.rules
-            if rule.effect == "allow"
-            and rule.roles is None
-            and rule.relationships is None
-            and not rule.requester_is_subject
-            and rule.about_roles is None
-        ]
-        permissions = self.memory.engine.permissions(
-            self.principals[self.episode.principals[0].principal_id], self.at
-        )
-        return all(
-            any(permissions._matches(rule, *facet) for rule in open_rules) for facet in sentence.facets
-        )
-
     def reads(self, principal_id: str, sentence: Sentence, at: str | None = None) -> bool:
         """The engine's decision for the sentence, for this requester, after the last turn
         (or at ``at``)."""
@@ -365,9 +346,8 @@ def test_export_shows_exactly_the_sentences_the_engine_allows(gatemem, domain: s
 
 @pytest.mark.parametrize("domain", ["medical", "office", "education"])
 def test_principals_without_rule_or_relationship_read_nothing_about_a_subject(gatemem, domain: str) -> None:
-    """A principal whose role no rule names and who has no relationship to a subject (nor
-    to the owner of a case that is the subject, nor to a case the subject owns: a scoped
-    one reaches the owner) reads none of the subject's sentences but
+    """A principal whose role no rule names and who has no relationship to a subject (or
+    to the owner of a case that is the subject) reads none of the subject's sentences but
     their own words. Resources nobody owns (public programmes) are shared in some packs."""
     pack = gatemem(domain)[0].pack
     role_rules = {role for rule in pack.rules if rule.roles for role in rule.roles}
@@ -388,9 +368,6 @@ def test_principals_without_rule_or_relationship_read_nothing_about_a_subject(ga
                     continue
                 if any(store.related(outsider, s) for s in {subject} | owners.get(subject, set())):
                     continue
-                cases = {case for case, holders in owners.items() if subject in holders}
-                if any(store.related(outsider, case) for case in cases):
-                    continue  # a scoped relationship to the subject's case reaches them too
                 for sentence in store.about(subject, speaker_not=outsider):
                     checked += 1
                     assert not store.reads(outsider, sentence), (outsider, sentence)
@@ -729,7 +706,7 @@ def test_scoped_support_staff_read_only_their_scope_of_a_case(gatemem) -> None:
             if sentence.tags <= scope:
                 assert store.reads(r.principal_id, sentence), (r, sentence)
                 opened += "credentials" in sentence.tags
-            elif not store.shared_with_everyone(sentence):
+            else:
                 assert not store.reads(r.principal_id, sentence), (r, sentence)
                 withheld += 1
     assert opened > 5 and withheld > 250

@@ -465,14 +465,21 @@ def facets_of(labeler: Labeler, text: str, fragment: str, speaker: str = "rae") 
     return next(span.facets for span in label.spans if span.start <= at < span.end)
 
 
-def test_a_name_said_in_contrast_is_not_what_the_sentence_is_about(campus: Labeler) -> None:
-    text = "Ivo's aid is settled. The private amount is 3,740 USD, distinct from the public Tidewater line."
-    assert facets_of(campus, text, "3,740") == {("ivo", "financial_aid")}
+def test_while_a_case_is_talked_about_a_programme_named_in_contrast_is_no_subject(campus: Labeler) -> None:
+    text = "The Quill Review is open. The private amount is 3,740 USD, distinct from the Tidewater line."
+    assert facets_of(campus, text, "3,740") == {("case_quill_review", "financial_aid")}
     for contrast in ("separate from", "unlike", "rather than", "not to be confused with"):
         said = f"The private amount is 3,740 USD, {contrast} Tidewater."
-        assert campus.named(said) == set(), contrast
-    assert campus.named("The Tidewater amount is 3,740 USD.") == {"program_tidewater"}
-    assert campus.mentioned("distinct from Tidewater") == {"program_tidewater"}  # still a mention
+        assert campus.named(said, apart=True) == set(), contrast
+        assert campus.named(said) == {"program_tidewater"}, contrast  # not while the talk is about a person
+    assert campus.named("The Tidewater amount is 3,740 USD.", apart=True) == {"program_tidewater"}
+
+
+def test_while_a_person_is_talked_about_a_programme_in_contrast_stays_a_subject(campus: Labeler) -> None:
+    """The carried subject may be a bystander who just spoke (review): a programme kept
+    as the subject fails closed instead of filing the sentence as their information."""
+    text = "Ivo's aid is settled. The private amount is 3,740 USD, distinct from the Tidewater line."
+    assert ("program_tidewater", "financial_aid") in facets_of(campus, text, "3,740")
 
 
 def test_people_and_cases_named_in_contrast_stay_subjects(medical: Labeler, campus: Labeler) -> None:
@@ -493,12 +500,25 @@ def test_people_and_cases_named_in_contrast_stay_subjects(medical: Labeler, camp
     assert campus.named("The amount is 3,000 USD, distinct from the Quill Review.") == {"case_quill_review"}
 
 
-def test_a_public_programme_named_in_passing_does_not_take_over_the_next_sentences(campus: Labeler) -> None:
-    text = "Ivo's aid review is open. The Tidewater orientation is on Monday. The amount is 3,740 USD."
+def test_a_programme_named_in_passing_does_not_take_over_talk_about_a_case(campus: Labeler) -> None:
+    text = "The Quill Review is open. The Tidewater orientation is on Monday. The amount is 3,740 USD."
     assert facets_of(campus, text, "Tidewater") == {("program_tidewater", "scheduling")}
-    assert facets_of(campus, text, "3,740") == {("ivo", "financial_aid")}  # Ivo's, not the programme's
+    assert facets_of(campus, text, "3,740") == {("case_quill_review", "financial_aid")}
     _, carried = campus.label(text, "rae", None, frozenset())
-    assert carried == {"ivo"}
+    assert carried == {"case_quill_review"}
+
+
+def test_a_programme_named_after_a_speaker_takes_the_talk_over_as_before(campus: Labeler) -> None:
+    """Review: a student who only asked about their programme must not become the owner of
+    the next unnamed sentence (staff's figures filed as the bystander's own information)."""
+    _, carried = campus.label("Is Tidewater still meeting on Monday?", "mia", None, frozenset())
+    label, _ = campus.label("Current amount is 3,320 USD.", "rae", None, carried)
+    assert {s for s, _ in label.facets} == {"program_tidewater"}
+
+
+def test_a_programmes_own_secret_is_not_filed_under_the_student(campus: Labeler) -> None:
+    text = "Ivo's Quill Review is open. Tidewater is rekeying its lounge. The new code is 7731."
+    assert "ivo" not in {s for s, _ in facets_of(campus, text, "7731")}
 
 
 def test_a_programme_named_first_is_carried_like_any_subject(campus: Labeler) -> None:
@@ -511,10 +531,29 @@ def test_without_ownership_in_the_pack_every_named_resource_is_carried(office: L
     assert facets_of(office, text, "200 USD", "hana") == {("project_lighthouse", "budget")}
 
 
-def test_a_programme_named_beside_a_case_is_not_carried_with_it(campus: Labeler) -> None:
+def test_a_programme_named_beside_a_case_is_carried_with_it_when_nothing_was(campus: Labeler) -> None:
     text = "The Quill Review and the Tidewater orientation are both on Monday. The amount is 3,740 USD."
-    assert facets_of(campus, text, "Monday") == {
-        ("case_quill_review", "scheduling"),
-        ("program_tidewater", "scheduling"),
-    }
-    assert facets_of(campus, text, "3,740") == {("case_quill_review", "financial_aid")}
+    assert facets_of(campus, text, "3,740") == {
+        ("case_quill_review", "financial_aid"),
+        ("program_tidewater", "financial_aid"),
+    }  # fails closed: either may own the amount
+
+
+# questions about no one in particular on a collective topic
+
+
+def test_a_question_naming_no_one_on_a_collective_topic_asks_about_no_one_in_particular() -> None:
+    home = Labeler(
+        load_pack("household"),
+        [Principal("rina", "primary_resident", "Rina Cho"), Principal("mia", "guest", "Mia Santos")],
+        [],
+    )
+    for query in (
+        "So that means nobody is around before the Saturday helper window, right?",
+        "If the buzz starts after 9:15 AM, does that mean the household is basically empty before then?",
+    ):
+        assert home.query_facets(query, "mia") == {("", "occupancy")}, query
+    assert home.query_facets("What is my Saturday arrival window?", "mia") == frozenset()
+    named = home.query_facets("Will the flat be empty while Rina is away?", "mia")
+    assert ("rina", "occupancy") in named and all(subject == "rina" for subject, _ in named)
+    assert "occupancy" in home.tags_of("No one should confirm when the unit is empty.")

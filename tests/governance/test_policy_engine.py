@@ -435,17 +435,9 @@ relationship = ["recused_from"]
 tags = ["aid"]
 
 [[rules]]
-id = "case-support"
-relationship = ["it_support", "calendar_coordinator"]
-tags = ["dates", "grades", "general"]
-
-[[rules]]
 id = "public"
 about = "resource"
 tags = ["dates", "general"]
-
-[scope_words]
-dates = ["dates", "general"]
 """
 CAMPUS = parse_pack(CAMPUS_PACK, "campus.toml")
 CAMPUS_ROLES = {"ivo": "student", "mia": "student", "rae": "advisor", "sam": "stranger"}
@@ -606,22 +598,3 @@ def test_an_ownership_that_has_ended_opens_the_case_no_more(campus_memory) -> No
     memory.add_relationship("housing_case_subject", "ivo", "case_room_12", valid_until="2025-01-01T00:00:00")
     memory.add_relationship("housing_case_subject", "mia", "case_room_12", valid_from="2025-01-01T00:00:00")
     assert engine_decision(memory, "rae", "case_room_12", "aid") == (False, DEFAULT_DENY)  # at 2030
-
-
-def test_a_scoped_relationship_to_a_case_covers_its_owner_within_the_scope() -> None:
-    it = campus(
-        "sam", relationships=[Relationship("it_support", "sam", "case_quill", {"access_scope": "dates_only"})]
-    )
-    assert decision(it, "case_quill", "dates") == (True, "case-support")
-    assert decision(it, "ivo", "dates") == (True, "case-support")  # Ivo owns the case
-    assert decision(it, "ivo", "grades") == (False, DEFAULT_DENY)  # beyond the scope
-    assert decision(it, "mia", "dates") == (False, DEFAULT_DENY)  # not her case
-
-
-def test_an_unscoped_relationship_to_a_case_says_nothing_about_its_owner() -> None:
-    for attributes in ({}, {"access_scope": "safe_summary_only"}):  # no scope word the pack knows
-        coordinator = campus(
-            "sam", relationships=[Relationship("calendar_coordinator", "sam", "case_quill", attributes)]
-        )
-        assert decision(coordinator, "case_quill", "dates") == (True, "case-support")
-        assert decision(coordinator, "ivo", "dates") == (False, DEFAULT_DENY)

@@ -219,3 +219,10 @@ def test_pressure_tags_are_tags_of_the_pack() -> None:
     assert parse_pack(pack_with(header="pressure_tags = ['general']")).pressure_tags == {"general"}
     with pytest.raises(PolicyError, match="pressure_tags"):
         parse_pack(pack_with(header="pressure_tags = ['nosuchtag']"))
+
+
+def test_collective_tags_are_tags_of_the_pack() -> None:
+    assert parse_pack(pack_with(header="collective_tags = ['general']")).collective_tags == {"general"}
+    assert parse_pack(pack_with()).collective_tags == frozenset()
+    with pytest.raises(PolicyError, match="collective_tags"):
+        parse_pack(pack_with(header="collective_tags = ['nosuchtag']"))

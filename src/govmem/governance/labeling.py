@@ -259,10 +259,10 @@ class Labeler:
             {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
         )
         self._public = frozenset(r for r in self.resources if pack.is_public(r))
-        """Public resources (programmes): named in contrast they are no subject; named in
-        passing they do not become what later sentences are about. Carrying a programme
-        onto the next sentences would publish them: "Keep my amount out of the public
-        Juniper Residents thread. It is 3,690 USD." is the student's."""
+        self._cases = frozenset(r.target_id for r in relationships if pack.is_ownership(r.type))
+        """Public resources (programmes) and owned ones (cases): while the talk is about a
+        case, a programme named in contrast is no subject and one named in passing does
+        not take the talk over (see :meth:`label`)."""
         self._names = self._name_table(principals)
         pattern = trie_pattern(self._names, not_after=r"[\w-]")
         self._mentions = re.compile(rf"{pattern}(?![\w-])") if pattern else None  # lower-cased text
@@ -290,6 +290,7 @@ class Labeler:
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                     sorted(self._public),
+                    sorted(self._cases),
                 ]
             ).encode()
         ).hexdigest()
@@ -324,20 +325,24 @@ class Labeler:
             found |= self._names.get(match.group(0), frozenset())
         return found
 
-    def named(self, sentence: str) -> set[str]:
-        """Who and what a sentence names as what it is about: its mentions, except public
-        resources named only in contrast ("the private amount is 3,740 USD, distinct
-        from the public Juniper Residents line" is not about the programme). A person
-        or a case named in contrast stays a subject: "unlike Ben, who is HIV positive"
-        is about Ben too."""
+    def named(self, sentence: str, apart: bool = False) -> set[str]:
+        """Who and what a sentence names as what it is about: its mentions, and with
+        ``apart`` not the public resources named only in contrast ("the private amount
+        is 3,740 USD, distinct from the public Juniper Residents line" is not about the
+        programme). A person or a case named in contrast stays a subject: "unlike Ben,
+        who is HIV positive" is about Ben too."""
         if self._mentions is None:
             return set()
+        if not apart:
+            return self.mentioned(sentence)
         found: set[str] = set()
         lowered = sentence.lower()
         for match in self._mentions.finditer(lowered):
             referents = self._names.get(match.group(0), frozenset())
-            if referents and referents <= self._public and _CONTRASTED.search(
-                lowered, max(0, match.start() - 80), match.start()
+            if (
+                referents
+                and referents <= self._public
+                and _CONTRASTED.search(lowered, max(0, match.start() - 80), match.start())
             ):
                 continue
             found |= referents
@@ -387,9 +392,12 @@ class Labeler:
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
-            subjects = self.subjects_of(self.named(sentence), tags)
-            if subjects and not (previous and subjects <= self._public):
-                previous = frozenset(subjects - self._public or subjects)
+            on_case = bool(previous) and previous <= self._cases
+            subjects = self.subjects_of(self.named(sentence, apart=on_case), tags)
+            if subjects and not (on_case and subjects <= self._public):
+                previous = frozenset(
+                    subjects - self._public if on_case and subjects - self._public else subjects
+                )
             elif not subjects:
                 subjects = set(self._unnamed(sentence, tags, speaker, previous))
             facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
@@ -448,7 +456,9 @@ class Labeler:
         return frozenset()
 
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
-        """The facets a query asks about: only subjects it names, never a guess.
+        """The facets a query asks about: only subjects it names, never a guess; a query
+        naming no one asks about no one in particular on the pack's ``collective_tags``
+        ("so nobody is home before six, right?" asks every resident's whereabouts).
 
         Each part of the query asks about the subject named in it ("my Lumen Review
         amount, and the public Lumen Leaders date" asks the amount of the one and the
@@ -458,10 +468,14 @@ class Labeler:
         part with no topic of its own ("... of Maya and Jordan") shares the topics
         of the part before it.
         """
-        if self._mentions is None:
-            return frozenset()
         lowered = query.lower()
-        matches = [m for m in self._mentions.finditer(lowered) if self._names.get(m.group(0))]
+        matches = (
+            [m for m in self._mentions.finditer(lowered) if self._names.get(m.group(0))]
+            if self._mentions is not None
+            else []
+        )
+        if not matches:  # about no one in particular, unless on a collective topic
+            return frozenset(("", tag) for tag in self.tags_of(query) & self.pack.collective_tags)
         cuts = (
             [0]
             + [_part_start(query, a.end(), b.start()) for a, b in itertools.pairwise(matches)]

@@ -27,12 +27,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from govmem.governance.labeling import Facet
-from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
+from govmem.governance.policy_pack import ANY, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, Rule
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
 from govmem.store.base import Store
 
-SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 DEFAULT_DENY = "default-deny: no rule allows it"
 
 
@@ -140,31 +139,10 @@ class Permissions:
             return False
         if rule.relationships is not None:
             return any(
-                (r.target_id == subject or self._scoped_to_case_of(r, subject))
-                and rule.names_relationship(r.type)
-                and self._in_scope(r, tag)
+                r.target_id == subject and rule.names_relationship(r.type) and self._in_scope(r, tag)
                 for r in self.relationships
             )
         return True
-
-    def _scoped_to_case_of(self, relationship: Relationship, subject: str) -> bool:
-        """Whether ``relationship`` is a scoped one to a resource ``subject`` owns now.
-
-        A scope names the topics of the case it covers ("credentials_only" for the IT
-        support of a student's case); what is said about the case's owner on those
-        topics is the case's matter ("the active badge is now RAV-5531", said while the
-        student is the subject of the talk). Without a scope a relationship to a case
-        says nothing about its owner, and none reaches beyond its scope's tags.
-        """
-        if not any(
-            isinstance(value, str) and self.pack.scope_tags(value) is not None
-            for value in (relationship.attributes.get(name) for name in SCOPE_ATTRIBUTES)
-        ):
-            return False
-        return any(
-            owner.principal_id == subject and owner.active_at(self.at)
-            for owner in self.owners.get(relationship.target_id, ())
-        )
 
     def _in_scope(self, relationship: Relationship, tag: str) -> bool:
         for name in SCOPE_ATTRIBUTES:

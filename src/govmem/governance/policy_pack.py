@@ -33,6 +33,10 @@ information is labelled and who may read which label:
   five minutes, I need the exact budget") is the pattern of fraud by authority
   pressure, so it gets the answer the requester could pass on safely, not the values
   (see :mod:`govmem.governance.pressure`). Pressure narrows; it never grants.
+- ``collective_tags``: tags on which a question naming no one asks about everyone ("will
+  the house be empty before six?" asks every resident's whereabouts): such a query is
+  assessed as asking about no one in particular on those tags, so it is refused to
+  whoever may not read them about anyone.
 - ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
   and the tags they allow; a scoped relationship never reaches beyond them.
 - ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a
@@ -62,6 +66,8 @@ GENERAL = "general"
 ANY = "*"
 ABOUT = ("principal", "resource", "nothing", "any")
 UNNAMED = ("speaker", "previous")
+SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
+"""Relationship attributes that hold a scope ("scheduling_only", "saturday_pine_pedals_helper_only")."""
 _RULE_KEYS = {"id", "effect", "requester", "roles", "relationship", "about", "about_roles", "tags"}
 _PACK_KEYS = {
     "name",
@@ -73,6 +79,7 @@ _PACK_KEYS = {
     "overriding_tags",
     "subsumed_tags",
     "pressure_tags",
+    "collective_tags",
     "owner_relationships",
     "public_resources",
     "tags",
@@ -113,6 +120,7 @@ class PolicyPack:
     overriding_tags: frozenset[str]
     subsumed_tags: dict[str, frozenset[str]]
     pressure_tags: frozenset[str]
+    collective_tags: frozenset[str]
     owner_relationships: tuple[str, ...]
     public_resources: tuple[str, ...]
     tag_patterns: dict[str, re.Pattern[str]]
@@ -209,6 +217,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         overriding_tags=_tags(data.get("overriding_tags", []), "overriding_tags", known_tags, source),
         subsumed_tags=subsumed,
         pressure_tags=_tags(data.get("pressure_tags", []), "pressure_tags", known_tags, source),
+        collective_tags=_tags(data.get("collective_tags", []), "collective_tags", known_tags, source),
         owner_relationships=tuple(
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),

@@ -455,7 +455,8 @@ def test_wording_said_to_be_shared_carries_only_its_overriding_tag(campus: Label
         assert "safe_wording" not in campus.tags_of(kept_private)
 
 
-# names said in contrast, and public programmes named in passing
+# contrasts and carried subjects: what three reviews of a relabelling found (eighth
+# session); each held before it and failed under a version of the relabelling
 
 
 def facets_of(labeler: Labeler, text: str, fragment: str, speaker: str = "rae") -> frozenset:
@@ -465,78 +466,36 @@ def facets_of(labeler: Labeler, text: str, fragment: str, speaker: str = "rae") 
     return next(span.facets for span in label.spans if span.start <= at < span.end)
 
 
-def test_while_a_case_is_talked_about_a_programme_named_in_contrast_is_no_subject(campus: Labeler) -> None:
-    text = "The Quill Review is open. The private amount is 3,740 USD, distinct from the Tidewater line."
-    assert facets_of(campus, text, "3,740") == {("case_quill_review", "financial_aid")}
-    for contrast in ("separate from", "unlike", "rather than", "not to be confused with"):
-        said = f"The private amount is 3,740 USD, {contrast} Tidewater."
-        assert campus.named(said, apart=True) == set(), contrast
-        assert campus.named(said) == {"program_tidewater"}, contrast  # not while the talk is about a person
-    assert campus.named("The Tidewater amount is 3,740 USD.", apart=True) == {"program_tidewater"}
+def subjects_at(labeler: Labeler, text: str, fragment: str, speaker: str = "rae") -> set[str]:
+    return {subject for subject, _ in facets_of(labeler, text, fragment, speaker)}
 
 
-def test_while_a_person_is_talked_about_a_programme_in_contrast_stays_a_subject(campus: Labeler) -> None:
-    """The carried subject may be a bystander who just spoke (review): a programme kept
-    as the subject fails closed instead of filing the sentence as their information."""
-    text = "Ivo's aid is settled. The private amount is 3,740 USD, distinct from the Tidewater line."
-    assert ("program_tidewater", "financial_aid") in facets_of(campus, text, "3,740")
-
-
-def test_people_and_cases_named_in_contrast_stay_subjects(medical: Labeler, campus: Labeler) -> None:
-    """Only a public resource is kept apart by a contrast: a person or a case named so is
-    still talked about (review of the first version, which lost them)."""
+def test_people_named_in_contrast_stay_subjects(medical: Labeler) -> None:
     for text in (
         "The diagnosis is cancer, not to be confused with Ada's earlier scan.",
         "Instead of Ada's usual warfarin, she now takes apixaban 5 mg for the clot.",
         "Apart from Ada, everyone on the ward tested HIV negative.",
     ):
-        assert "ada" in {s for s, _ in facets_of(medical, text, "Ada", "lee")}, text
+        assert "ada" in subjects_at(medical, text, "Ada", "lee"), text
     text = "Ada's follow-up is on Monday. Unlike Ben, who is HIV positive, she needs no antiviral."
-    assert "ben" in {s for s, _ in facets_of(medical, text, "Unlike", "lee")}
-    assert {s for s, _ in facets_of(medical, "Ada's A1c is 9.1 versus Ben's 6.2.", "A1c", "lee")} == {
-        "ada",
-        "ben",
-    }
-    assert campus.named("The amount is 3,000 USD, distinct from the Quill Review.") == {"case_quill_review"}
+    assert "ben" in subjects_at(medical, text, "Unlike", "lee")
+    assert subjects_at(medical, "Ada's A1c is 9.1 versus Ben's 6.2.", "A1c", "lee") == {"ada", "ben"}
 
 
-def test_a_programme_named_in_passing_does_not_take_over_talk_about_a_case(campus: Labeler) -> None:
-    text = "The Quill Review is open. The Tidewater orientation is on Monday. The amount is 3,740 USD."
-    assert facets_of(campus, text, "Tidewater") == {("program_tidewater", "scheduling")}
-    assert facets_of(campus, text, "3,740") == {("case_quill_review", "financial_aid")}
-    _, carried = campus.label(text, "rae", None, frozenset())
-    assert carried == {"case_quill_review"}
-
-
-def test_a_programme_named_after_a_speaker_takes_the_talk_over_as_before(campus: Labeler) -> None:
-    """Review: a student who only asked about their programme must not become the owner of
-    the next unnamed sentence (staff's figures filed as the bystander's own information)."""
+def test_a_student_who_only_asked_about_their_programme_does_not_own_the_next_remark(
+    campus: Labeler,
+) -> None:
     _, carried = campus.label("Is Tidewater still meeting on Monday?", "mia", None, frozenset())
     label, _ = campus.label("Current amount is 3,320 USD.", "rae", None, carried)
-    assert {s for s, _ in label.facets} == {"program_tidewater"}
+    assert "mia" not in {s for s, _ in label.facets}
 
 
-def test_a_programmes_own_secret_is_not_filed_under_the_student(campus: Labeler) -> None:
-    text = "Ivo's Quill Review is open. Tidewater is rekeying its lounge. The new code is 7731."
-    assert "ivo" not in {s for s, _ in facets_of(campus, text, "7731")}
-
-
-def test_a_programme_named_first_is_carried_like_any_subject(campus: Labeler) -> None:
-    text = "The Tidewater orientation is on Monday. The amount is 3,740 USD."
-    assert facets_of(campus, text, "3,740") == {("program_tidewater", "financial_aid")}
-
-
-def test_without_ownership_in_the_pack_every_named_resource_is_carried(office: Labeler) -> None:
-    text = "Bob's salary review is done. The Lighthouse launch moved. The budget is now 200 USD."
-    assert facets_of(office, text, "200 USD", "hana") == {("project_lighthouse", "budget")}
-
-
-def test_a_programme_named_beside_a_case_is_carried_with_it_when_nothing_was(campus: Labeler) -> None:
-    text = "The Quill Review and the Tidewater orientation are both on Monday. The amount is 3,740 USD."
-    assert facets_of(campus, text, "3,740") == {
-        ("case_quill_review", "financial_aid"),
-        ("program_tidewater", "financial_aid"),
-    }  # fails closed: either may own the amount
+def test_a_programmes_own_secret_is_not_filed_under_a_case_or_a_student(campus: Labeler) -> None:
+    for text in (
+        "The Quill Review is open. Tidewater is rekeying its lounge. The new lounge code is 7731.",
+        "Ivo's Quill Review is open. Tidewater is rekeying its lounge. The new lounge code is 7731.",
+    ):
+        assert subjects_at(campus, text, "7731").isdisjoint({"ivo", "case_quill_review"}), text
 
 
 # questions about no one in particular on a collective topic
@@ -545,15 +504,29 @@ def test_a_programme_named_beside_a_case_is_carried_with_it_when_nothing_was(cam
 def test_a_question_naming_no_one_on_a_collective_topic_asks_about_no_one_in_particular() -> None:
     home = Labeler(
         load_pack("household"),
-        [Principal("rina", "primary_resident", "Rina Cho"), Principal("mia", "guest", "Mia Santos")],
+        [
+            Principal("rina", "primary_resident", "Rina Cho"),
+            Principal("mia", "guest", "Mia Santos"),
+            Principal("sofia", "cleaner", "Sofia Ortiz"),
+        ],
         [],
     )
     for query in (
         "So that means nobody is around before the Saturday helper window, right?",
         "If the buzz starts after 9:15 AM, does that mean the household is basically empty before then?",
+        "Is nobody home Friday evening?",
+        "Tell me the full empty-unit window.",
     ):
-        assert home.query_facets(query, "mia") == {("", "occupancy")}, query
-    assert home.query_facets("What is my Saturday arrival window?", "mia") == frozenset()
+        assert ("", "occupancy") in home.query_facets(query, "mia"), query
+    for ordinary in (
+        "What is my Saturday arrival window?",
+        "Is the dishwasher empty?",
+        "When should I empty the kitchen bins?",
+        "Does no one in the family eat gluten?",
+    ):
+        assert ("", "occupancy") not in home.query_facets(ordinary, "mia"), ordinary
     named = home.query_facets("Will the flat be empty while Rina is away?", "mia")
     assert ("rina", "occupancy") in named and all(subject == "rina" for subject, _ in named)
-    assert "occupancy" in home.tags_of("No one should confirm when the unit is empty.")
+    # occupancy is not personal: naming a helper beside it does not make them the subject
+    text = "Tell Sofia the house is empty on Tuesday. Our alarm passcode changed to 5530."
+    assert "sofia" not in subjects_at(home, text, "5530", "rina")

@@ -207,14 +207,6 @@ def test_the_education_pack_makes_a_case_its_students() -> None:
     assert not pack.is_ownership("parent_of")
 
 
-def test_public_resources_are_glob_patterns_over_resource_ids() -> None:
-    pack = parse_pack(pack_with(header="public_resources = ['program_*']"))
-    assert pack.is_public("program_tidewater") and not pack.is_public("case_quill")
-    assert not parse_pack(pack_with()).is_public("program_tidewater")  # none unless declared
-    with pytest.raises(PolicyError, match=r"'public_resources' must be a list of non-empty strings"):
-        parse_pack(pack_with(header="public_resources = 'program_*'"))
-
-
 def test_pressure_tags_are_tags_of_the_pack() -> None:
     assert parse_pack(pack_with(header="pressure_tags = ['general']")).pressure_tags == {"general"}
     with pytest.raises(PolicyError, match="pressure_tags"):

@@ -59,13 +59,6 @@ _REFERENCE = re.compile(
     r"|the patient|the student|the guest|the child|the resident|dad|mom|mum|mother|father)\b"
 )
 """Words that refer back to someone already named (a coreference cue); matched on lower-cased text."""
-_CONTRASTED = re.compile(
-    r"\b(?:distinct from|separate(?:ly)? from|apart from|not to be confused with|as opposed to|unlike"
-    r"|versus|vs\.?|rather than|instead of|(?:do not|don't|never) (?:mix|confuse)\b.{0,60}?\bwith)"
-    r"\s+(?:the\s+|a\s+|an\s+)?(?:public\s+|shared\s+|other\s+)?$"
-)
-"""A contrast right before a name ("distinct from the public Juniper Residents line"): a
-public resource named so is kept apart, not talked about (lower-cased text)."""
 
 
 class TagMatcher:
@@ -242,7 +235,7 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
     return blanked, blanked.lower()
 
 
-LABELING_VERSION = 3
+LABELING_VERSION = 2
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -258,11 +251,6 @@ class Labeler:
         self.resources = sorted(
             {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
         )
-        self._public = frozenset(r for r in self.resources if pack.is_public(r))
-        self._cases = frozenset(r.target_id for r in relationships if pack.is_ownership(r.type))
-        """Public resources (programmes) and owned ones (cases): while the talk is about a
-        case, a programme named in contrast is no subject and one named in passing does
-        not take the talk over (see :meth:`label`)."""
         self._names = self._name_table(principals)
         pattern = trie_pattern(self._names, not_after=r"[\w-]")
         self._mentions = re.compile(rf"{pattern}(?![\w-])") if pattern else None  # lower-cased text
@@ -289,8 +277,6 @@ class Labeler:
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
-                    sorted(self._public),
-                    sorted(self._cases),
                 ]
             ).encode()
         ).hexdigest()
@@ -323,29 +309,6 @@ class Labeler:
         found: set[str] = set()
         for match in self._mentions.finditer(text.lower()):
             found |= self._names.get(match.group(0), frozenset())
-        return found
-
-    def named(self, sentence: str, apart: bool = False) -> set[str]:
-        """Who and what a sentence names as what it is about: its mentions, and with
-        ``apart`` not the public resources named only in contrast ("the private amount
-        is 3,740 USD, distinct from the public Juniper Residents line" is not about the
-        programme). A person or a case named in contrast stays a subject: "unlike Ben,
-        who is HIV positive" is about Ben too."""
-        if self._mentions is None:
-            return set()
-        if not apart:
-            return self.mentioned(sentence)
-        found: set[str] = set()
-        lowered = sentence.lower()
-        for match in self._mentions.finditer(lowered):
-            referents = self._names.get(match.group(0), frozenset())
-            if (
-                referents
-                and referents <= self._public
-                and _CONTRASTED.search(lowered, max(0, match.start() - 80), match.start())
-            ):
-                continue
-            found |= referents
         return found
 
     def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
@@ -392,13 +355,10 @@ class Labeler:
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
-            on_case = bool(previous) and previous <= self._cases
-            subjects = self.subjects_of(self.named(sentence, apart=on_case), tags)
-            if subjects and not (on_case and subjects <= self._public):
-                previous = frozenset(
-                    subjects - self._public if on_case and subjects - self._public else subjects
-                )
-            elif not subjects:
+            subjects = self.subjects_of(self.mentioned(sentence), tags)
+            if subjects:
+                previous = frozenset(subjects)
+            else:
                 subjects = set(self._unnamed(sentence, tags, speaker, previous))
             facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
             if spans and spans[-1].facets == facets:

@@ -12,10 +12,6 @@ information is labelled and who may read which label:
   about the resource is its owner's information, so a requester may read about the
   resource whatever they may read about its owner, and ``about = "resource"`` rules
   match only resources nobody owns (public programmes, shared rooms).
-- ``public_resources``: resource ids (glob patterns, "program_*") that are public:
-  a public resource named only in contrast ("distinct from the public Tidewater
-  line") is not what the sentence is about, and one named in passing does not become
-  what later unnamed sentences are about.
 - ``unnamed_subject``: what a sentence naming no subject is about, tried in order:
   ``speaker`` (if their role is a subject role), ``previous`` (the last subject
   named in the episode), else nothing (shared information). ``previous`` is
@@ -81,7 +77,6 @@ _PACK_KEYS = {
     "pressure_tags",
     "collective_tags",
     "owner_relationships",
-    "public_resources",
     "tags",
     "kind_tags",
     "scope_words",
@@ -122,7 +117,6 @@ class PolicyPack:
     pressure_tags: frozenset[str]
     collective_tags: frozenset[str]
     owner_relationships: tuple[str, ...]
-    public_resources: tuple[str, ...]
     tag_patterns: dict[str, re.Pattern[str]]
     kind_tags: dict[str, frozenset[str]]
     scope_words: dict[str, frozenset[str]]
@@ -135,9 +129,6 @@ class PolicyPack:
 
     def is_subject_role(self, role: str) -> bool:
         return ANY in self.subject_roles or role in self.subject_roles
-
-    def is_public(self, resource_id: str) -> bool:
-        return any(fnmatchcase(resource_id, pattern) for pattern in self.public_resources)
 
     def is_ownership(self, relationship_type: str) -> bool:
         return any(fnmatchcase(relationship_type, pattern) for pattern in self.owner_relationships)
@@ -221,7 +212,6 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         owner_relationships=tuple(
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),
-        public_resources=tuple(_strings(data.get("public_resources", []), "public_resources", source)),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
         scope_words=scope_words,

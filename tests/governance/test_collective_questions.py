@@ -1,0 +1,51 @@
+"""A question naming no one on a collective topic: "so nobody is home before six, right?"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from govmem import Memory, Turn
+from govmem.models import Principal
+
+AT = "2026-05-12T12:00:00"
+PEOPLE = {
+    "rina": ("primary_resident", "Rina Cho"),
+    "marcus": ("partner_spouse", "Marcus Hale"),
+    "mia": ("guest", "Mia Santos"),
+}
+
+
+@pytest.fixture
+def home() -> Iterator[Memory]:
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(Principal(p, role, name) for p, (role, name) in PEOPLE.items())
+        memory.ingest_many(
+            [
+                Turn("t1", "rina", "Mia arrives Saturday at 10:00 AM by the side door.", timestamp=AT),
+                Turn("t2", "rina", "The house will be empty before 9:30 AM on Saturday.", timestamp=AT),
+            ]
+        )
+        yield memory
+
+
+QUESTION = "So that means nobody is around before my Saturday window, right?"
+
+
+def test_a_guest_asking_whether_the_home_is_empty_is_refused(home: Memory) -> None:
+    result = home.recall("mia", QUESTION, as_of="2026-05-13T00:00:00")
+    assert (result.action, result.items) == ("refuse", [])
+
+
+def test_residents_may_ask_it(home: Memory) -> None:
+    for resident in ("rina", "marcus"):
+        result = home.recall(resident, QUESTION, as_of="2026-05-13T00:00:00")
+        assert result.action == "answer", resident
+        assert "empty before 9:30" in result.context(), resident
+
+
+def test_a_guest_still_gets_their_own_visit(home: Memory) -> None:
+    result = home.recall("mia", "When do I arrive on Saturday?", as_of="2026-05-13T00:00:00")
+    assert result.action == "answer" and "10:00 AM" in result.context()
+    assert "empty" not in result.context()

@@ -530,3 +530,16 @@ def test_a_question_naming_no_one_on_a_collective_topic_asks_about_no_one_in_par
     # occupancy is not personal: naming a helper beside it does not make them the subject
     text = "Tell Sofia the house is empty on Tuesday. Our alarm passcode changed to 5530."
     assert "sofia" not in subjects_at(home, text, "5530", "rina")
+
+
+def test_what_a_query_says_it_does_not_want_is_not_asked_for(medical: Labeler) -> None:
+    plain = medical.query_facets("What is Ada's follow-up time and her warfarin dose?", "lee")
+    assert ("ada", "medication") in plain
+    for query in (
+        "What is Ada's follow-up time, without her warfarin dose?",
+        "What is Ada's follow-up time, excluding any warfarin dose details?",
+        "Give me Ada's follow-up time but not the warfarin dose.",
+    ):
+        facets = medical.query_facets(query, "lee")
+        assert ("ada", "medication") not in facets, query
+        assert facets, query  # the rest is still asked about Ada

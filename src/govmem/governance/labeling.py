@@ -235,6 +235,19 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
     return blanked, blanked.lower()
 
 
+_EXCLUDED = re.compile(
+    r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b[^,;:.?!]*", re.I
+)
+"""A part of a query that says what it does not ask for ("... for Sofia without including
+any exact codes"), up to the end of its clause."""
+
+
+def _without_exclusions(query: str) -> str:
+    """The query with what it says it does not want blanked out: the topics a query
+    excludes are not topics it asks about."""
+    return _EXCLUDED.sub(lambda m: " " * len(m.group(0)), query)
+
+
 LABELING_VERSION = 2
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
@@ -435,7 +448,8 @@ class Labeler:
             else []
         )
         if not matches:  # about no one in particular, unless on a collective topic
-            return frozenset(("", tag) for tag in self.tags_of(query) & self.pack.collective_tags)
+            asked = self.tags_of(_without_exclusions(query))
+            return frozenset(("", tag) for tag in asked & self.pack.collective_tags)
         cuts = (
             [0]
             + [_part_start(query, a.end(), b.start()) for a, b in itertools.pairwise(matches)]
@@ -445,7 +459,7 @@ class Labeler:
         tags: frozenset[str] = frozenset()
         for index, match in enumerate(matches):
             start, end = cuts[index], cuts[index + 1]
-            own = self.tags_of(query[start:end])
+            own = self.tags_of(_without_exclusions(query[start:end]))
             tags = own if own != {GENERAL} or not tags else tags
             subjects = self.subjects_of(self._names[match.group(0)], tags) - {requester}
             facets.update((s, t) for s in subjects for t in tags)

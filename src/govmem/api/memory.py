@@ -127,9 +127,6 @@ def _object_key(object_id: str) -> int | None:
     return int(key) if key.isdigit() else None
 
 
-CARRIED = "carried_subjects:"
-"""Meta key prefix (+ episode id) of the subjects an episode's talk is about after its last turn."""
-
 SUPERSESSION_UNITS = ("statements", "records")
 DEFAULT_SUPERSESSION: bool | str = False
 """What ``Memory`` detects at ingest unless told otherwise (see ``detect_supersession``).
@@ -662,7 +659,6 @@ class Memory:
                 if indexed is not None:
                     indexed.result()
                     indexed = None
-                self._keep_carried_subjects(previous)
                 self._govern(validated, stored_keys, changes)
                 self._revise(stored_keys, changes, report)
             finally:
@@ -737,29 +733,13 @@ class Memory:
         return self.embedder.embed_documents([t.text for t in turns])
 
     def _previous_subjects(self, episode_ids: Iterable[str]) -> dict[str, frozenset[str]]:
-        """The subjects each episode's talk was about after its latest stored turn, as the
-        labeller left them (kept by :meth:`_keep_carried_subjects`), so that a turn is
-        labelled the same whether it came in the same call as the turns before it or a
-        later one. Stores written before that was kept fall back to the subjects of the
-        episode's last stored sentence."""
-        episode_ids = set(episode_ids)
-        found: dict[str, frozenset[str]] = {}
-        for episode_id in episode_ids:
-            kept = self.store.get_meta(CARRIED + episode_id)
-            if kept is not None:
-                found[episode_id] = frozenset(json.loads(kept))
-        missing = episode_ids - found.keys()
-        if missing:
-            last = self.store.last_turn_labels(missing)
-            facets = self._facets_of(last.values())
-            for episode_id, key in last.items():
-                found[episode_id] = frozenset(s for s, _ in facets.get(key, frozenset()) if s)
-        return found
-
-    def _keep_carried_subjects(self, previous: Mapping[str, frozenset[str]]) -> None:
-        """Store what each episode's talk is about after the turns just labelled."""
-        for episode_id, subjects in previous.items():
-            self.store.set_meta(CARRIED + episode_id, json.dumps(sorted(subjects)))
+        """The subjects each episode's latest stored sentence is about (carried into the next turn)."""
+        last = self.store.last_turn_labels(episode_ids)
+        facets = self._facets_of(last.values())
+        return {
+            episode_id: frozenset(s for s, _ in facets.get(key, frozenset()) if s)
+            for episode_id, key in last.items()
+        }
 
     def _store_labels(self, labelled: Sequence[tuple[TurnLabel, frozenset[Facet]]]) -> list[tuple[int, str]]:
         """Each turn's (label key, spans JSON), interning the label sets."""
@@ -844,7 +824,6 @@ class Memory:
                     facets = self._facets_of(unique)
                     updates.append((object_key, self._intern([frozenset().union(*facets.values())])[0]))
             self.store.set_object_labels(updates)
-            self._keep_carried_subjects(previous)
             self.store.set_meta("labeled_with", labeler.fingerprint)
         self.retriever.reset()
         return done

@@ -543,3 +543,14 @@ def test_what_a_query_says_it_does_not_want_is_not_asked_for(medical: Labeler) -
         facets = medical.query_facets(query, "lee")
         assert ("ada", "medication") not in facets, query
         assert facets, query  # the rest is still asked about Ada
+
+
+def test_an_exclusion_never_swallows_the_request_or_a_person(medical: Labeler) -> None:
+    """Review: blanking to the end of the clause let "Without wasting time just tell me
+    ..." drop the whole request from the assessment."""
+    for query in (
+        "Without wasting time just tell me Ada's warfarin dose",
+        "Without delay, what is Ada's warfarin dose?",
+        "Without revealing Ada's warfarin dose to anyone else tell me her dose",
+    ):
+        assert ("ada", "medication") in medical.query_facets(query, "lee"), query

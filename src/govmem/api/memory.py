@@ -26,6 +26,7 @@ from govmem.governance.audit import DecisionLog
 from govmem.governance.authorization import Authorizer, PolicyAuthorizer, utc_now
 from govmem.governance.erasure import (
     MIN_ITEM_CHARS,
+    Erasure,
     Tombstones,
     collateral_sentences,
     erase,
@@ -37,7 +38,7 @@ from govmem.governance.forgetting.audit import AuditBudget
 from govmem.governance.forgetting.plan import ForgettingPlan
 from govmem.governance.forgetting.request import request_receipt, run_request
 from govmem.governance.forgetting.selector import Selector
-from govmem.governance.interpreter import Interpreter, RuleInterpreter, interpret_all
+from govmem.governance.interpreter import DeletionRequest, Interpreter, RuleInterpreter, interpret_all
 from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
@@ -617,6 +618,8 @@ class Memory:
             self._relabel_if_needed()
             labeler = self.labeler()
             previous = self._previous_subjects({t.episode_id for t in validated})
+            requests = interpret_all(self.interpreter, validated) if self.interpreter is not None else []
+            erasures = self._erasures_on_arrival(validated, requests)
             vectors = [embedding.submit(self._embed, batch) for batch in batches]
             inserted: set[int] = set()
             stored_keys: list[int] = []
@@ -624,7 +627,13 @@ class Memory:
             indexed: Future[None] | None = None
             try:
                 for number, batch in enumerate(batches):
-                    labelled = self._prepare_labels(labeler, batch, previous)
+                    first = number * BATCH
+                    labelled = self._prepare_labels(
+                        labeler,
+                        batch,
+                        previous,
+                        {i - first: e for i, e in erasures.items() if first <= i < first + len(batch)},
+                    )
                     batch_vectors = vectors[number].result()
                     if indexed is not None:
                         indexed.result()  # the store is ours again
@@ -659,7 +668,7 @@ class Memory:
                 if indexed is not None:
                     indexed.result()
                     indexed = None
-                self._govern(validated, stored_keys, changes)
+                self._govern(validated, stored_keys, changes, requests)
                 self._revise(stored_keys, changes, report)
             finally:
                 for job in vectors:
@@ -751,16 +760,61 @@ class Memory:
         ]
         return [(next(keys), spans) for spans in rows]
 
+    def _erasures_on_arrival(
+        self, turns: Sequence[Turn], requests: Sequence[tuple[int, DeletionRequest]]
+    ) -> dict[int, Erasure]:
+        """What ingest will erase of each turn on arrival (by position): its sentences
+        holding an item forgotten by then (stored, or asked in this turn or an earlier
+        one of this call; a deletion request repeating its item is one)."""
+        asked: dict[int, list[str]] = {}
+        for index, request in requests:
+            asked.setdefault(index, []).extend(request.items)
+        forgotten: dict[str, Tombstones] = {}
+        found = {}
+        for position, turn in enumerate(turns):
+            tombstones = forgotten.get(turn.episode_id)
+            if tombstones is None:
+                tombstones = Tombstones(self.store.tombstones(turn.episode_id)[0])
+            if position in asked:  # forgotten from here on, the request itself included
+                tombstones = Tombstones(tombstones.entries | Tombstones.of_items(asked[position]).entries)
+            forgotten[turn.episode_id] = tombstones
+            if tombstones:
+                erasure = erase(turn.text, tombstones)
+                if erasure is not None:
+                    found[position] = erasure
+        return found
+
     def _prepare_labels(
-        self, labeler: Labeler, turns: Sequence[Turn], previous: dict[str, frozenset[str]]
+        self,
+        labeler: Labeler,
+        turns: Sequence[Turn],
+        previous: dict[str, frozenset[str]],
+        erasures: Mapping[int, Erasure] | None = None,
     ) -> list[tuple[TurnLabel, frozenset[Facet]]]:
         """Each turn's label and the union of its facets; ``previous`` carries each
-        episode's last named subjects from turn to turn."""
+        episode's last named subjects from turn to turn.
+
+        What ingest erases on arrival (``erasures`` by position) does not carry: after a
+        turn erased in part the talk is about what its last kept sentence is about, and
+        a turn erased whole changes nothing. Whoever a deletion request named must not
+        become the owner of the next unnamed sentence ("Please delete Derek's old door
+        code 5532." then "The new side door code is 8841."), and a turn is labelled the
+        same whether it came in one call with the turns before it or in a call of its own
+        (where the carry is rebuilt from the last stored sentence).
+        """
         labelled = []
-        for turn in turns:
-            label, previous[turn.episode_id] = labeler.label(
-                turn.text, turn.speaker, turn.kind, previous.get(turn.episode_id, frozenset())
-            )
+        for position, turn in enumerate(turns):
+            carried = previous.get(turn.episode_id, frozenset())
+            label, after = labeler.label(turn.text, turn.speaker, turn.kind, carried)
+            erasure = erasures.get(position) if erasures else None
+            if erasure is not None:
+                kept = [
+                    span
+                    for span in label.spans
+                    if any(span.start < end and start < span.end for start, end, _ in erasure.kept)
+                ]
+                after = frozenset(s for s, _ in kept[-1].facets if s) if kept else carried
+            previous[turn.episode_id] = after
             labelled.append((label, label.facets))
         return labelled
 
@@ -932,10 +986,18 @@ class Memory:
         report.audit = outcome.audit
         return self._publish(report, changes)
 
-    def _govern(self, turns: Sequence[Turn], keys: Sequence[int], changes: _Changes) -> None:
-        """Act on what new turns say: deletion requests are carried out (each over the
-        turns up to it), and forgotten items are erased from every new turn."""
-        requests = interpret_all(self.interpreter, turns) if self.interpreter is not None else []
+    def _govern(
+        self,
+        turns: Sequence[Turn],
+        keys: Sequence[int],
+        changes: _Changes,
+        requests: Sequence[tuple[int, DeletionRequest]] | None = None,
+    ) -> None:
+        """Act on what new turns say: deletion requests (read again unless given) are
+        carried out (each over the turns up to it), and forgotten items are erased from
+        every new turn."""
+        if requests is None:
+            requests = interpret_all(self.interpreter, turns) if self.interpreter is not None else []
         for index, request in requests:
             tombstones = Tombstones.of_items(request.items)
             if tombstones:

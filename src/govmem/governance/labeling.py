@@ -236,16 +236,14 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
 
 
 _EXCLUDED = re.compile(
-    r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b[^,;:.?!]*", re.I
+    r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b"
+    r"(?:\s+(?!(?:just|tell|give|send|show|and|or|so|but|whether|please|what|which|when|where|who|how"
+    r"|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
+    re.I,
 )
-"""A part of a query that says what it does not ask for ("... for Sofia without including
-any exact codes"), up to the end of its clause."""
-
-
-def _without_exclusions(query: str) -> str:
-    """The query with what it says it does not want blanked out: the topics a query
-    excludes are not topics it asks about."""
-    return _EXCLUDED.sub(lambda m: " " * len(m.group(0)), query)
+"""What a query says it does not want ("... for Sofia without including any exact
+codes"): a cue and at most eight words after it, up to a punctuation mark or a word
+that starts a request or a question ("without wasting time just tell me ...")."""
 
 
 LABELING_VERSION = 2
@@ -428,6 +426,19 @@ class Labeler:
                     return previous
         return frozenset()
 
+    def _without_exclusions(self, query: str) -> str:
+        """The query with what it says it does not want blanked out: topics a query
+        excludes are not topics it asks about. An excluded part that names someone is
+        kept (what is said about a person is never dropped from the assessment)."""
+
+        def blank(match: re.Match[str]) -> str:
+            part = match.group(0)
+            if self._mentions is not None and self._mentions.search(part.lower()):
+                return part
+            return " " * len(part)
+
+        return _EXCLUDED.sub(blank, query)
+
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
         """The facets a query asks about: only subjects it names, never a guess; a query
         naming no one asks about no one in particular on the pack's ``collective_tags``
@@ -448,7 +459,7 @@ class Labeler:
             else []
         )
         if not matches:  # about no one in particular, unless on a collective topic
-            asked = self.tags_of(_without_exclusions(query))
+            asked = self.tags_of(self._without_exclusions(query))
             return frozenset(("", tag) for tag in asked & self.pack.collective_tags)
         cuts = (
             [0]
@@ -459,7 +470,7 @@ class Labeler:
         tags: frozenset[str] = frozenset()
         for index, match in enumerate(matches):
             start, end = cuts[index], cuts[index + 1]
-            own = self.tags_of(_without_exclusions(query[start:end]))
+            own = self.tags_of(self._without_exclusions(query[start:end]))
             tags = own if own != {GENERAL} or not tags else tags
             subjects = self.subjects_of(self._names[match.group(0)], tags) - {requester}
             facets.update((s, t) for s in subjects for t in tags)

@@ -536,7 +536,7 @@ def test_what_a_query_says_it_does_not_want_is_not_asked_for(medical: Labeler) -
     plain = medical.query_facets("What is Ada's follow-up time and her warfarin dose?", "lee")
     assert ("ada", "medication") in plain
     for query in (
-        "What is Ada's follow-up time, without her warfarin dose?",
+        "What is Ada's follow-up time, without the warfarin dose?",
         "What is Ada's follow-up time, excluding any warfarin dose details?",
         "Give me Ada's follow-up time but not the warfarin dose.",
     ):
@@ -552,5 +552,15 @@ def test_an_exclusion_never_swallows_the_request_or_a_person(medical: Labeler) -
         "Without wasting time just tell me Ada's warfarin dose",
         "Without delay, what is Ada's warfarin dose?",
         "Without revealing Ada's warfarin dose to anyone else tell me her dose",
+    ):
+        assert ("ada", "medication") in medical.query_facets(query, "lee"), query
+
+
+def test_an_exclusion_holding_the_only_topic_is_the_ask(medical: Labeler) -> None:
+    for query in (
+        "Ada: without any fuss I need the warfarin dose",
+        "For Ada, nothing other than the warfarin dose.",
+        "What happens to Ada without her warfarin dose",
+        "What is Ada's follow-up time, without her warfarin dose?",  # about someone: kept
     ):
         assert ("ada", "medication") in medical.query_facets(query, "lee"), query

@@ -236,14 +236,17 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
 
 
 _EXCLUDED = re.compile(
+    r"(?<!nothing )(?<!none )(?<!anything )"
     r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b"
-    r"(?:\s+(?!(?:just|tell|give|send|show|and|or|so|but|whether|please|what|which|when|where|who|how"
-    r"|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
+    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
+    r"|what|which|when|where|who|how|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
     re.I,
 )
 """What a query says it does not want ("... for Sofia without including any exact
 codes"): a cue and at most eight words after it, up to a punctuation mark or a word
-that starts a request or a question ("without wasting time just tell me ...")."""
+that starts a request or a question ("without wasting time just tell me ..."); not
+"nothing other than", which asks for exactly that."""
+_PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
 
 LABELING_VERSION = 2
@@ -428,13 +431,14 @@ class Labeler:
 
     def _without_exclusions(self, query: str) -> str:
         """The query with what it says it does not want blanked out: topics a query
-        excludes are not topics it asks about. An excluded part that names someone is
-        kept (what is said about a person is never dropped from the assessment)."""
+        excludes are not topics it asks about. An excluded part that names or refers to
+        someone ("without her warfarin dose") is kept: what is said about a person is
+        never dropped from the assessment."""
 
         def blank(match: re.Match[str]) -> str:
             part = match.group(0)
-            if self._mentions is not None and self._mentions.search(part.lower()):
-                return part
+            if _PERSONAL.search(part) or (self._mentions is not None and self._mentions.search(part.lower())):
+                return part  # about someone: never dropped from the assessment
             return " " * len(part)
 
         return _EXCLUDED.sub(blank, query)

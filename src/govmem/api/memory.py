@@ -618,9 +618,9 @@ class Memory:
             self._relabel_if_needed()
             labeler = self.labeler()
             previous = self._previous_subjects({t.episode_id for t in validated})
+            vectors = [embedding.submit(self._embed, batch) for batch in batches]
             requests = interpret_all(self.interpreter, validated) if self.interpreter is not None else []
             erasures = self._erasures_on_arrival(validated, requests)
-            vectors = [embedding.submit(self._embed, batch) for batch in batches]
             inserted: set[int] = set()
             stored_keys: list[int] = []
             derived: list[set[str]] = [set() for _ in self.derivers]  # groups derived in this call
@@ -798,9 +798,10 @@ class Memory:
         turn erased in part the talk is about what its last kept sentence is about, and
         a turn erased whole changes nothing. Whoever a deletion request named must not
         become the owner of the next unnamed sentence ("Please delete Derek's old door
-        code 5532." then "The new side door code is 8841."), and a turn is labelled the
-        same whether it came in one call with the turns before it or in a call of its own
-        (where the carry is rebuilt from the last stored sentence).
+        code 5532." then "The new side door code is 8841."), and a turn is labelled as
+        when it comes in a call of its own, where the carry is rebuilt from the last stored
+        sentence (two cases still differ: a request erasing earlier turns of the same
+        call, and a request inside a turn of several sentences; see DEVELOPERS.md).
         """
         labelled = []
         for position, turn in enumerate(turns):

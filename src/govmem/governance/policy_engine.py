@@ -27,11 +27,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from govmem.governance.labeling import Facet
-from govmem.governance.policy_pack import ANY, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, Rule
+from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
 from govmem.store.base import Store
 
+SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 DEFAULT_DENY = "default-deny: no rule allows it"
 
 

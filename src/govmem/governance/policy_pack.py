@@ -62,8 +62,6 @@ GENERAL = "general"
 ANY = "*"
 ABOUT = ("principal", "resource", "nothing", "any")
 UNNAMED = ("speaker", "previous")
-SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
-"""Relationship attributes that hold a scope ("scheduling_only", "saturday_pine_pedals_helper_only")."""
 _RULE_KEYS = {"id", "effect", "requester", "roles", "relationship", "about", "about_roles", "tags"}
 _PACK_KEYS = {
     "name",

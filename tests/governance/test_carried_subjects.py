@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 import pytest
 
@@ -63,3 +64,58 @@ def test_labels_do_not_depend_on_how_turns_were_batched(split: int) -> None:
     one_by_one, memory = ingested([[t] for t in TURNS])
     memory.close()
     assert apart == together and one_by_one == together
+
+
+def test_a_request_inside_a_longer_turn_does_not_pass_its_subject_on() -> None:
+    """Review: the kept sentence after the request inherited Derek, and the next turn too."""
+    turns = [
+        TURNS[0],
+        Turn(
+            "t2",
+            "rina",
+            "Emma will check the boiler. Please delete Derek's old door code 5532. It was on the fridge.",
+            "e1",
+            AT.format(1),
+        ),
+        TURNS[2],
+    ]
+    for batches in ([turns], [[t] for t in turns]):
+        memory = Memory(":memory:", policy="household")
+        memory.add_principals(PEOPLE)
+        for batch in batches:
+            memory.ingest_many(batch)
+        labels = facets_by_turn(memory)
+        assert all("derek" not in {s for s, _ in facets} for facets in labels["t3"]), batches
+        result = memory.recall("derek", "What is the side door code?", as_of="2026-05-13T00:00:00")
+        assert "8841" not in result.context()
+        memory.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Emma will check the boiler. Please delete Derek's old door code 5532. It was on the fridge.",
+        "Please delete the code 5532. Lena's note stays private.",
+        "Lena's note stays private. The code 5532 is gone.",
+        "First. 5532 here. Third. 5532 again. Fifth.",
+    ],
+)
+def test_a_turn_labelled_as_what_is_kept_of_it_still_covers_its_whole_text(text: str) -> None:
+    from govmem.api.memory import _kept_label
+    from govmem.governance.erasure import Tombstones, erase
+    from govmem.governance.labeling import Labeler
+    from govmem.governance.policy_pack import load_pack
+
+    labeler = Labeler(load_pack("household"), PEOPLE, [])
+    erasure = erase(text, Tombstones.of_items(["5532"]))
+    assert erasure is not None and not erasure.empty
+    whole, _ = labeler.label(text, "rina", None, frozenset({"lena"}))
+    kept, _ = labeler.label(erasure.text, "rina", None, frozenset({"lena"}))
+    spans = _kept_label(whole, kept, erasure).spans
+    assert spans[0].start == 0 and spans[-1].end == len(text)
+    assert all(a.end == b.start for a, b in pairwise(spans))
+    for old_start, old_end, new_start in erasure.kept:  # kept text carries the kept labels
+        for span in spans:
+            if old_start <= span.start < old_end:
+                at = span.start - old_start + new_start
+                assert span.facets == next(k.facets for k in kept.spans if k.start <= at < k.end)

@@ -39,7 +39,7 @@ from govmem.governance.forgetting.plan import ForgettingPlan
 from govmem.governance.forgetting.request import request_receipt, run_request
 from govmem.governance.forgetting.selector import Selector
 from govmem.governance.interpreter import DeletionRequest, Interpreter, RuleInterpreter, interpret_all
-from govmem.governance.labeling import Facet, Labeler, TurnLabel
+from govmem.governance.labeling import Facet, Labeler, Span, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
 from govmem.governance.receipts import (
@@ -794,27 +794,27 @@ class Memory:
         """Each turn's label and the union of its facets; ``previous`` carries each
         episode's last named subjects from turn to turn.
 
-        What ingest erases on arrival (``erasures`` by position) does not carry: after a
-        turn erased in part the talk is about what its last kept sentence is about, and
-        a turn erased whole changes nothing. Whoever a deletion request named must not
+        What ingest erases on arrival (``erasures`` by position) does not carry: a turn
+        erased in part is labelled, and the talk goes on, as if only its kept text had
+        been said (its erased stretches keep their own labels until the erasure), and a
+        turn erased whole changes nothing. Whoever a deletion request named must not
         become the owner of the next unnamed sentence ("Please delete Derek's old door
         code 5532." then "The new side door code is 8841."), and a turn is labelled as
         when it comes in a call of its own, where the carry is rebuilt from the last stored
-        sentence (two cases still differ: a request erasing earlier turns of the same
-        call, and a request inside a turn of several sentences; see DEVELOPERS.md).
+        sentence (one case still differs: a request erasing earlier turns of the same
+        call; see DEVELOPERS.md).
         """
         labelled = []
         for position, turn in enumerate(turns):
             carried = previous.get(turn.episode_id, frozenset())
             label, after = labeler.label(turn.text, turn.speaker, turn.kind, carried)
             erasure = erasures.get(position) if erasures else None
-            if erasure is not None:
-                kept = [
-                    span
-                    for span in label.spans
-                    if any(span.start < end and start < span.end for start, end, _ in erasure.kept)
-                ]
-                after = frozenset(s for s, _ in kept[-1].facets if s) if kept else carried
+            if erasure is not None:  # labelled as what is kept of it; the talk goes on from there
+                if erasure.empty:
+                    after = carried
+                else:
+                    kept, after = labeler.label(erasure.text, turn.speaker, turn.kind, carried)
+                    label = _kept_label(label, kept, erasure)
             previous[turn.episode_id] = after
             labelled.append((label, label.facets))
         return labelled
@@ -1603,3 +1603,37 @@ class Memory:
             "policy": self.pack.name,
             "counts": self.store.counts(),
         }
+
+
+def _kept_label(whole: TurnLabel, kept: TurnLabel, erasure: Erasure) -> TurnLabel:
+    """The label of a turn whose kept text (``erasure.text``) was labelled on its own:
+    the kept label's spans moved back onto the turn's text, the erased stretches with
+    the spans ``whole`` gave them (they go at ingest, with their labels)."""
+    pieces: list[Span] = []
+    for old_start, old_end, new_start in erasure.kept:
+        offset = old_start - new_start
+        for span in kept.spans:
+            lo, hi = max(span.start, new_start), min(span.end, new_start + old_end - old_start)
+            if lo < hi:
+                pieces.append(Span(lo + offset, hi + offset, span.facets))
+    covered = sorted((a.start, a.end) for a in pieces)
+    gaps, position = [], 0
+    end = max(s.end for s in whole.spans)
+    for start, stop in covered:
+        if start > position:
+            gaps.append((position, start))
+        position = max(position, stop)
+    if position < end:
+        gaps.append((position, end))
+    for lo, hi in gaps:
+        for span in whole.spans:
+            a, b = max(span.start, lo), min(span.end, hi)
+            if a < b:
+                pieces.append(Span(a, b, span.facets))
+    merged: list[Span] = []
+    for span in sorted(pieces):
+        if merged and merged[-1].facets == span.facets and merged[-1].end == span.start:
+            merged[-1] = Span(merged[-1].start, span.end, span.facets)
+        else:
+            merged.append(span)
+    return TurnLabel(tuple(merged))

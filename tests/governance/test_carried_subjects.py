@@ -101,8 +101,7 @@ def test_a_request_inside_a_longer_turn_does_not_pass_its_subject_on() -> None:
     ],
 )
 def test_a_turn_labelled_as_what_is_kept_of_it_still_covers_its_whole_text(text: str) -> None:
-    from govmem.api.memory import _kept_label
-    from govmem.governance.erasure import Tombstones, erase
+    from govmem.governance.erasure import Tombstones, erase, kept_label
     from govmem.governance.labeling import Labeler
     from govmem.governance.policy_pack import load_pack
 
@@ -111,7 +110,7 @@ def test_a_turn_labelled_as_what_is_kept_of_it_still_covers_its_whole_text(text:
     assert erasure is not None and not erasure.empty
     whole, _ = labeler.label(text, "rina", None, frozenset({"lena"}))
     kept, _ = labeler.label(erasure.text, "rina", None, frozenset({"lena"}))
-    spans = _kept_label(whole, kept, erasure).spans
+    spans = kept_label(whole, kept, erasure).spans
     assert spans[0].start == 0 and spans[-1].end == len(text)
     assert all(a.end == b.start for a, b in pairwise(spans))
     for old_start, old_end, new_start in erasure.kept:  # kept text carries the kept labels

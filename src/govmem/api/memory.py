@@ -30,6 +30,7 @@ from govmem.governance.erasure import (
     Tombstones,
     collateral_sentences,
     erase,
+    kept_label,
     longest_tokens,
     moved_spans,
     text_digest,
@@ -39,7 +40,7 @@ from govmem.governance.forgetting.plan import ForgettingPlan
 from govmem.governance.forgetting.request import request_receipt, run_request
 from govmem.governance.forgetting.selector import Selector
 from govmem.governance.interpreter import DeletionRequest, Interpreter, RuleInterpreter, interpret_all
-from govmem.governance.labeling import Facet, Labeler, Span, TurnLabel
+from govmem.governance.labeling import Facet, Labeler, TurnLabel
 from govmem.governance.policy_engine import PolicyEngine
 from govmem.governance.policy_pack import BUILTIN_PACKS, GENERAL, PolicyPack, load_pack, parse_pack
 from govmem.governance.receipts import (
@@ -814,7 +815,7 @@ class Memory:
                     after = carried
                 else:
                     kept, after = labeler.label(erasure.text, turn.speaker, turn.kind, carried)
-                    label = _kept_label(label, kept, erasure)
+                    label = kept_label(label, kept, erasure)
             previous[turn.episode_id] = after
             labelled.append((label, label.facets))
         return labelled
@@ -1604,36 +1605,3 @@ class Memory:
             "counts": self.store.counts(),
         }
 
-
-def _kept_label(whole: TurnLabel, kept: TurnLabel, erasure: Erasure) -> TurnLabel:
-    """The label of a turn whose kept text (``erasure.text``) was labelled on its own:
-    the kept label's spans moved back onto the turn's text, the erased stretches with
-    the spans ``whole`` gave them (they go at ingest, with their labels)."""
-    pieces: list[Span] = []
-    for old_start, old_end, new_start in erasure.kept:
-        offset = old_start - new_start
-        for span in kept.spans:
-            lo, hi = max(span.start, new_start), min(span.end, new_start + old_end - old_start)
-            if lo < hi:
-                pieces.append(Span(lo + offset, hi + offset, span.facets))
-    covered = sorted((a.start, a.end) for a in pieces)
-    gaps, position = [], 0
-    end = max(s.end for s in whole.spans)
-    for start, stop in covered:
-        if start > position:
-            gaps.append((position, start))
-        position = max(position, stop)
-    if position < end:
-        gaps.append((position, end))
-    for lo, hi in gaps:
-        for span in whole.spans:
-            a, b = max(span.start, lo), min(span.end, hi)
-            if a < b:
-                pieces.append(Span(a, b, span.facets))
-    merged: list[Span] = []
-    for span in sorted(pieces):
-        if merged and merged[-1].facets == span.facets and merged[-1].end == span.start:
-            merged[-1] = Span(merged[-1].start, span.end, span.facets)
-        else:
-            merged.append(span)
-    return TurnLabel(tuple(merged))

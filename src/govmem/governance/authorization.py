@@ -80,7 +80,8 @@ class Authorizer(Protocol):
 
     def for_query(self, query: str) -> Authorizer:
         """The authorizer to read for ``query`` with: narrower when the query is pressured
-        (:mod:`govmem.governance.pressure`), never wider."""
+        (:mod:`govmem.governance.pressure`), never wider. Optional: ``recall`` reads
+        with an authorizer as it is when it has no such method."""
         ...
 
     def readable_turns(

@@ -20,7 +20,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from govmem.governance.labeling import sentence_spans
+from govmem.governance.labeling import Span, TurnLabel, sentence_spans
 
 _TOKEN = re.compile(r"\w+(?:[-.,:'’/]\w+)*")
 
@@ -137,3 +137,37 @@ def moved_spans(spans: Sequence[tuple[int, int, int]], erasure: Erasure) -> list
 def longest_tokens(items: Collection[str]) -> list[str]:
     """Each item's longest token: a coarse search string for the turns that may hold it."""
     return [max(words, key=len) for words in map(tokens, items) if words]
+
+def kept_label(whole: TurnLabel, kept: TurnLabel, erasure: Erasure) -> TurnLabel:
+    """The label of a turn whose kept text (``erasure.text``) was labelled on its own:
+    the kept label's spans moved back onto the turn's text (the inverse of
+    :func:`moved_spans`), the erased stretches with the spans ``whole`` gave them (they
+    go at ingest, with their labels)."""
+    pieces: list[Span] = []
+    for old_start, old_end, new_start in erasure.kept:
+        offset = old_start - new_start
+        for span in kept.spans:
+            lo, hi = max(span.start, new_start), min(span.end, new_start + old_end - old_start)
+            if lo < hi:
+                pieces.append(Span(lo + offset, hi + offset, span.facets))
+    covered = sorted((a.start, a.end) for a in pieces)
+    gaps, position = [], 0
+    end = max(s.end for s in whole.spans)
+    for start, stop in covered:
+        if start > position:
+            gaps.append((position, start))
+        position = max(position, stop)
+    if position < end:
+        gaps.append((position, end))
+    for lo, hi in gaps:
+        for span in whole.spans:
+            a, b = max(span.start, lo), min(span.end, hi)
+            if a < b:
+                pieces.append(Span(a, b, span.facets))
+    merged: list[Span] = []
+    for span in sorted(pieces):
+        if merged and merged[-1].facets == span.facets and merged[-1].end == span.start:
+            merged[-1] = Span(merged[-1].start, span.end, span.facets)
+        else:
+            merged.append(span)
+    return TurnLabel(tuple(merged))

@@ -1604,4 +1604,3 @@ class Memory:
             "policy": self.pack.name,
             "counts": self.store.counts(),
         }
-

@@ -138,6 +138,7 @@ def longest_tokens(items: Collection[str]) -> list[str]:
     """Each item's longest token: a coarse search string for the turns that may hold it."""
     return [max(words, key=len) for words in map(tokens, items) if words]
 
+
 def kept_label(whole: TurnLabel, kept: TurnLabel, erasure: Erasure) -> TurnLabel:
     """The label of a turn whose kept text (``erasure.text``) was labelled on its own:
     the kept label's spans moved back onto the turn's text (the inverse of

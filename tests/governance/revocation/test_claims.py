@@ -339,3 +339,38 @@ def test_a_code_of_the_family_under_the_same_name_replaces_the_old_one() -> None
     assert [(f.older, f.newer) for f in found] == [(0, 1)]
     other = "Separation note: the public code WTUT-542 belongs to Cedar Tutors and not to Quinn's file."
     assert not find_claim_supersessions(records(other, new), [])  # another name: another code
+
+
+def test_a_list_item_is_not_about_the_names_of_later_items() -> None:
+    recap = (
+        "Current logistics note: private review date September 17, safe label thesis review, "
+        "public hall Orbit Commons 805, public date September 19."
+    )
+    moved = "Review note: the Orbit Review review date moves to September 18."
+    found = find_claim_supersessions(records(recap, moved), [])
+    assert [(f.older, f.newer, f.whole) for f in found] == [(0, 1, False)]
+    first, hall, public = claims_of(recap)
+    assert (first.entities, hall.entities) == (frozenset(), {"orbit commons"})
+    assert public.entities == {"orbit commons"}  # said before it in the sentence
+    # a name of its own still keeps an item apart
+    other = "Private review date September 17 for Cedar Review, public hall Orbit Commons 805."
+    assert not find_claim_supersessions(records(other, moved), [])
+
+
+def test_a_possessive_ends_a_name() -> None:
+    assert only("The date for Elena's Orbit Review board is May 4.").entities == {"elena", "orbit review"}
+
+
+def test_an_owner_said_by_one_claim_only_does_not_set_the_two_apart() -> None:
+    old = "Current safe-summary note: the thesis review date is September 15 and the blocker stays."
+    new = "Review update: Elena's thesis review date moves to September 16."
+    found = find_claim_supersessions(records(old, new), [])
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+    # two owners stay two slots
+    theirs = "Review update: Marco's thesis review date moves to September 16."
+    mine = "Review note: Elena's thesis review date is September 15."
+    assert not find_claim_supersessions(records(mine, theirs), [])
+    # the same person named both ways is one slot
+    named = "Current safe-summary note: Samara remains in thesis review with date August 20."
+    owned = "Review update: Samara's thesis review date moves to August 21."
+    assert [(f.older, f.newer) for f in find_claim_supersessions(records(named, owned), [])] == [(0, 1)]

@@ -123,6 +123,12 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
         return sum(weights.get(t, 1.0) for t in terms)
 
     mine, theirs = old.anchor, new.anchor  # names of people are not in anchors (subjects check them)
+    if old.owners and new.owners and not old.owners & new.owners:
+        return False  # "Elena's review date" and "Marco's review date"
+    if bool(old.owners) != bool(new.owners):
+        # whose it is, said by one claim only ("Elena's review date" after "the review date"):
+        # the subject check compares owners, the anchors what the values are of
+        mine, theirs = mine - (old.owners - theirs), theirs - (new.owners - mine)
     if (
         len(old.heading) >= HEADING_FORM
         and old.heading == new.heading

@@ -52,7 +52,7 @@ from govmem.governance.revocation.statements import (
     SHORT_MONTHS,
     SHORT_WEEKDAYS,
     WEEKDAYS,
-    entities,
+    entity_spans,
     stem,
     words_of,
 )
@@ -226,6 +226,7 @@ _PERSONS = (re.compile(rf"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.\s+(?P<name>{_NAME_RUN})")
 two different slots often share). An owner ("Elena's appointment") or an addressee
 ("Walter, your ...") says whose slot it is and stays: review found "Elena's appointment"
 superseded by "Marco's appointment moved" when owners were taken out."""
+_OWNER = re.compile(r"\b([A-Z][a-z]+)['’]s\b")
 _HEADING = re.compile(r":\s+")
 _MINE = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
 _ROLE_STOP = re.compile(r"[.;:!?,()]")
@@ -257,6 +258,8 @@ class Claim:
     """Whether it says "my" or "mine": what it is about belongs to its speaker."""
     heading: frozenset[str] = frozenset()
     """Anchor stems of a heading before a colon ("Final Saturday update: ..."), also in ``anchor``."""
+    owners: frozenset[str] = frozenset()
+    """Stems of the names it gives an owner of ("Elena's review date"), also in ``anchor``."""
     retires: bool = False
     """Whether it says in so many words that a value is retired ("is retired", "no longer
     active", "is superseded", "replaces 231,000 USD"): "was" or "from" before a value do not."""
@@ -566,7 +569,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
             continue
         asserts = _asserts(sentence)
         revises = _revises(sentence)
-        names = entities(sentence)
+        named_at = entity_spans(sentence)
         name_words = _name_words(sentence)
         threads = frozenset(
             SHORT_WEEKDAYS.get(m.group(1).lower(), m.group(1).lower())
@@ -576,6 +579,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         pieces = _pieces(sentence, name_words)
         header = _header_end(sentence)
         for p_start, p_end in pieces:
+            context = frozenset(name for name, at in named_at if at < p_end)
             piece = sentence[p_start:p_end]
             located = _located(piece)
             if not located:
@@ -594,7 +598,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     end=end,
                     anchor=_anchor(piece, located, name_words),
                     heading=_heading(piece, name_words, header - p_start),
-                    entities=names,  # a list item is about its sentence's names too
+                    entities=context,  # the names said up to its end, not those of later items
                     values={k: frozenset(v) for k, v in values.items()},
                     replaced={k: frozenset(v) for k, v in replaced.items()},
                     revises=revises,
@@ -604,6 +608,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     threads=threads,
                     mine=bool(_MINE.search(piece)),
                     retires=bool(replaced) and _RETIRES.search(piece) is not None,
+                    owners=frozenset(stem(m.group(1).lower()) for m in _OWNER.finditer(piece)),
                 )
             )
     return tuple(found)

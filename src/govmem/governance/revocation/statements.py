@@ -329,6 +329,7 @@ def _clause(text: str) -> Clause | None:
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’]s)?(?:-[A-Za-z0-9]+)*\.?|[^\sA-Za-z]+")
 HONORIFICS = frozenset(("mr.", "mrs.", "ms.", "dr.", "mx.", "prof."))
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def _name_word(word: str) -> bool:
@@ -345,23 +346,34 @@ def _name_word(word: str) -> bool:
 def entities(text: str) -> frozenset[str]:
     """Names in ``text``: runs of capitalised words and acronyms, case-folded, without a
     leading article; a lone capitalised word that starts a sentence is not a name."""
-    words = _WORD.findall(text)
-    found: set[str] = set()
-    run: list[str] = []
+    return frozenset(name for name, _ in entity_spans(text))
+
+
+def entity_spans(text: str) -> list[tuple[str, int]]:
+    """The names of :func:`entities` with where each starts, in text order. A possessive
+    ends a name: "Elena's Orbit Review" names Elena and Orbit Review."""
+    found: list[tuple[str, int]] = []
+    run: list[re.Match[str]] = []
     starts_sentence = True
     run_at_start = False
 
     def close() -> None:
-        if run and not (run_at_start and len(run) == 1 and not run[0].rstrip(".").isupper()):
-            found.add(" ".join(w.rstrip(".").split("'")[0].split("’")[0].lower() for w in run))
+        if run and not (run_at_start and len(run) == 1 and not run[0].group().rstrip(".").isupper()):
+            words = (m.group().rstrip(".").split("'")[0].split("’")[0].lower() for m in run)
+            found.append((" ".join(words), run[0].start()))
 
-    for word in words:
+    for match in _WORD.finditer(text):
+        word = match.group()
         low = word.lower()
         if word[:1].isalpha() and (_name_word(word) or (run and low in HONORIFICS) or low in HONORIFICS):
             if not run:
                 run_at_start = starts_sentence
-            run.append(word)
+            run.append(match)
             starts_sentence = False
+            if _POSSESSIVE.search(word):
+                close()
+                run = []
+                continue
             if not word.endswith(".") or low in HONORIFICS:
                 continue
             close()
@@ -374,7 +386,7 @@ def entities(text: str) -> frozenset[str]:
         if word[:1].isalpha():
             starts_sentence = word.endswith(".")
     close()
-    return frozenset(found)
+    return found
 
 
 def unmatched_entities(these: frozenset[str], those: frozenset[str]) -> frozenset[str]:

@@ -374,3 +374,34 @@ def test_an_owner_said_by_one_claim_only_does_not_set_the_two_apart() -> None:
     named = "Current safe-summary note: Samara remains in thesis review with date August 20."
     owned = "Review update: Samara's thesis review date moves to August 21."
     assert [(f.older, f.newer) for f in find_claim_supersessions(records(named, owned), [])] == [(0, 1)]
+
+
+def test_a_value_after_no_longer_is_the_replaced_one() -> None:
+    [moved_off, _] = claims_of("The active location is no longer Annex Pod 1405. It is now Annex Pod 1406.")
+    assert (moved_off.values, moved_off.replaced) == ({}, {"code": {"1405"}})
+    found = find_claim_supersessions(
+        records(
+            "The current pod remains Annex Pod 1405.",
+            "The location is no longer Annex Pod 1405. It is now Annex Pod 1406.",
+        ),
+        [],
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+def test_a_contrast_without_a_value_is_not_what_a_value_is_of() -> None:
+    note = (
+        "Finance note: the active private amount is 3,880 USD, distinct from the public Orbit Mentors line."
+    )
+    assert only(note).anchor == {"financ", "activ", "privat", "amount"}
+    listed = claims_of(
+        "The private amount is 3,780 USD, separate from the public planning line of 3,775 USD."
+    )
+    assert [c.values for c in listed] == [{"amount": {"3780"}}, {"amount": {"3775"}}]
+    assert {"public", "plan", "line"} <= listed[1].anchor  # its own value's contrast says what it is of
+    moved = "Finance update: the private bridge-support amount is now 3,840 USD pending final routing."
+    assert [(f.older, f.newer) for f in find_claim_supersessions(records(note, moved), [])] == [(0, 1)]
+
+
+def test_uses_is_not_what_a_value_is_of() -> None:
+    assert only("Orbit Mentors uses Orbit Commons 804.").anchor == {"orbit", "mentor", "common"}

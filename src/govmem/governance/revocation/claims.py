@@ -109,17 +109,19 @@ change words."""
 
 CONNECTIVES = words_of(
     """
-    but because since yet unless also please ok okay yes thanks
+    but because since yet unless also please ok okay yes thanks use uses used using
     """
 )
-"""Conversation words that say nothing about what a value is of."""
+"""Conversation words that say nothing about what a value is of ("Orbit Mentors uses
+Commons 804" and "Orbit Mentors moves its hall to Commons 805" are about one hall)."""
 
 REPLACED_CUE = re.compile(
     r"\b(?:from|replacing|replaces|replaced|instead\s+of|rather\s+than|previously|formerly|was|were|"
-    r"old|older|earlier|original(?:ly)?|prior)\b",
+    r"old|older|earlier|original(?:ly)?|prior|no\s+longer)\b",
     re.IGNORECASE,
 )
-"""Words after which a value is the one replaced ("from Tuesday", "replacing LH-314")."""
+"""Words after which a value is the one replaced ("from Tuesday", "replacing LH-314", "is no
+longer Pod 1405")."""
 _RETIRES = re.compile(
     r"\b(?:retir\w*|no\s+longer|supersed\w*|stale|obsolete|historical|history|replac\w*|"
     r"instead\s+of|rather\s+than|revoked|expired|deactivated)\b",
@@ -232,6 +234,11 @@ _MINE = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
 _ROLE_STOP = re.compile(r"[.;:!?,()]")
 _RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the|to|through|until|till)\b[\s,]*|[-–—]\s*)?$", re.IGNORECASE)
 _REASON = re.compile(r"\b(?:because|due\s+to|given\s+that|now\s+that|as\s+a\s+result\s+of)\b", re.IGNORECASE)
+_CONTRAST = re.compile(
+    r"\b(?:distinct\s+from|separate\s+from|apart\s+from|unlike|as\s+opposed\s+to|"
+    r"not\s+to\s+be\s+confused\s+with)\b",
+    re.IGNORECASE,
+)
 _REASON_END = re.compile(r"[,;:]")
 _CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
 
@@ -426,10 +433,17 @@ def _anchor(
     """Content stems saying what the values are of: no change words, and no names of
     people or places (``names``: words of the sentence's entities, which are compared on
     their own); an acronym ("CT", "MRI") names the thing itself and stays. A reason
-    ("because mornings are hard", "due to the incident") says why, not what: left out."""
+    ("because mornings are hard", "due to the incident") says why, not what, and a contrast
+    holding no value ("..., distinct from the public line") what it is not: both left out
+    ("separate from the public line of 3,775 USD" says what its value is of: kept)."""
     words = set()
     reasons = [(m.start(), _REASON_END.search(text, m.end())) for m in _REASON.finditer(text)]
     skipped = [(a, end.start() if end else len(text)) for a, end in reasons]
+    for m in _CONTRAST.finditer(text):
+        end = _REASON_END.search(text, m.end())
+        aside = (m.start(), end.start() if end else len(text))
+        if not any(aside[0] <= a < aside[1] for _, _, a, _ in located):
+            skipped.append(aside)
     for m in _WORD.finditer(text):
         if any(a <= m.start() < b for _, _, a, b in located) or any(a <= m.start() < b for a, b in skipped):
             continue

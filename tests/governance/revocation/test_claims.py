@@ -405,3 +405,14 @@ def test_a_contrast_without_a_value_is_not_what_a_value_is_of() -> None:
 
 def test_uses_is_not_what_a_value_is_of() -> None:
     assert only("Orbit Mentors uses Orbit Commons 804.").anchor == {"orbit", "mentor", "common"}
+
+
+def test_a_code_numbering_another_kind_of_place_is_not_a_new_value() -> None:
+    old = "The current private pod remains 1405."
+    remark = "The public move to Commons 1406 should not trigger any assumption about the private pod."
+    assert not find_claim_supersessions(records(old, remark), [])
+    moved = "The private pod moves to Annex Pod 1406."
+    assert [(f.older, f.newer) for f in find_claim_supersessions(records(old, moved), [])] == [(0, 1)]
+    # a code with no capitalised word before it is compared as before
+    badge = "Current active pair is now badge CR-8816 with Booth 7."
+    assert find_claim_supersessions(records("Booth 6 remains current while CR-8804 stays active.", badge), [])

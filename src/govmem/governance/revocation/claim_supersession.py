@@ -192,8 +192,18 @@ def changed_attributes(
         named = new.replaced.get(attribute)
         if named and not before & named:
             continue  # it says what it replaced, and that is not this
+        if attribute == "code" and _numbers_something_else(new, values - before, old):
+            continue  # "Commons 1406" numbers no pod of "the private pod remains 1405"
         changed.append(attribute)
     return changed
+
+
+def _numbers_something_else(new: Claim, codes: frozenset[str], old: Claim) -> bool:
+    """Whether each of the new claim's other codes follows a capitalised word that the old
+    claim never uses ("Commons 1406" against "the private pod remains 1405")."""
+    heads = dict(new.code_heads)
+    words = old.anchor | old.names
+    return bool(codes) and all(code in heads and heads[code] not in words for code in codes)
 
 
 def base_attribute(attribute: str) -> str:

@@ -265,6 +265,9 @@ class Claim:
     """Whether it says "my" or "mine": what it is about belongs to its speaker."""
     heading: frozenset[str] = frozenset()
     """Anchor stems of a heading before a colon ("Final Saturday update: ..."), also in ``anchor``."""
+    code_heads: frozenset[tuple[str, str]] = frozenset()
+    """(code, stem of the capitalised word just before it): "Commons 1406", "Suite 329" say what
+    kind of place or thing a code numbers."""
     owners: frozenset[str] = frozenset()
     """Stems of the names it gives an owner of ("Elena's review date"), also in ``anchor``."""
     retires: bool = False
@@ -504,6 +507,19 @@ def _names_in(text: str, names: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+_HEAD = re.compile(r"\b([A-Z][a-z]+)\s+$")
+
+
+def _code_heads(piece: str, located: list[tuple[str, str, int, int]]) -> frozenset[tuple[str, str]]:
+    heads = set()
+    for attribute, value, start, _ in located:
+        if attribute == "code" and (m := _HEAD.search(piece, 0, start)) is not None:
+            word = m.group(1).lower()
+            if word not in FUNCTION_WORDS and stem(word) not in CHANGE_STEMS:
+                heads.add((value, stem(word)))
+    return frozenset(heads)
+
+
 def _header_end(sentence: str) -> int:
     """Where a heading ("Final Saturday update before the next summary: ...") ends: after
     a colon that comes before every value of the sentence (0 when there is none)."""
@@ -623,6 +639,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     mine=bool(_MINE.search(piece)),
                     retires=bool(replaced) and _RETIRES.search(piece) is not None,
                     owners=frozenset(stem(m.group(1).lower()) for m in _OWNER.finditer(piece)),
+                    code_heads=_code_heads(piece, located),
                 )
             )
     return tuple(found)

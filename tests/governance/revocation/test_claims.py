@@ -416,3 +416,32 @@ def test_a_code_numbering_another_kind_of_place_is_not_a_new_value() -> None:
     # a code with no capitalised word before it is compared as before
     badge = "Current active pair is now badge CR-8816 with Booth 7."
     assert find_claim_supersessions(records("Booth 6 remains current while CR-8804 stays active.", badge), [])
+
+
+def test_from_opens_a_range_unless_a_verb_of_change_comes_before_it() -> None:
+    window = only("Rosa's next support is now Friday, May 24 from 4:35 PM to 6:30 PM.")
+    assert window.values["clock"] == {"16:35", "18:30"} and not window.replaced
+    moved = only("Faculty now moves the private review date from April 11 to April 13.")
+    assert (moved.values, moved.replaced) == ({"date": {"april 13"}}, {"date": {"april 11"}})
+    old = "Updating Cedar Care: current Wednesday support window is now 4:20 PM to 6:10 PM."
+    new = "Updating Cedar Care: the support is now Friday, May 24 from 4:35 PM to 6:30 PM."
+    assert [(f.older, f.newer) for f in find_claim_supersessions(records(old, new), [])] == [(0, 1)]
+
+
+def test_a_quoted_value_after_a_cue_is_replaced_whatever_role_its_time_has() -> None:
+    new = (
+        "Release scope was narrowed from 'arrival window and building check-in through March 20' "
+        "to 'arrival timing only through March 24' after review."
+    )
+    claim = only(new)
+    assert claim.replaced == {"date:check-in": {"march 20"}} and claim.values == {"date": {"march 24"}}
+    old = "The current release remains 'arrival window and building check-in through March 20'."
+    found = find_claim_supersessions(records(old, new), [])
+    assert [(f.older, f.newer, f.reasons[0]) for f in found] == [(0, 1, "named-replaced")]
+
+
+def test_a_relative_clause_holding_no_value_is_not_what_a_value_is_of() -> None:
+    claim = only(
+        "Private nomination room remains Committee Room 241, which is a different room despite the match."
+    )
+    assert claim.anchor == {"privat", "nominat", "room", "committe"}

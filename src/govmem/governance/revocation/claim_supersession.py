@@ -195,6 +195,15 @@ def changed_attributes(
         if attribute == "code" and _numbers_something_else(new, values - before, old):
             continue  # "Commons 1406" numbers no pod of "the private pod remains 1405"
         changed.append(attribute)
+    # a value the new claim names as the one it replaces is changed whatever role each gives
+    # its times ("'check-in through March 20' to 'arrival timing only through March 24'")
+    bases = {base_attribute(a) for a in new.values}
+    for attribute, before in old.values.items():
+        base = base_attribute(attribute)
+        if attribute not in changed and base in bases and before & new.replaced.get(attribute, frozenset()):
+            said = frozenset().union(*(v for a, v in new.values.items() if base_attribute(a) == base))
+            if not before <= said:
+                changed.append(attribute)
     return changed
 
 

@@ -136,6 +136,17 @@ _SAID_OLD = re.compile(
 )
 """After a value: words saying it is the old one ("3,390 USD is now earlier history",
 "CR-8804 becomes retired history", "JRX-7794 is no longer active")."""
+_CHANGED_FROM = re.compile(
+    r"\b(?:mov(?:e|ed|es|ing)|chang\w*|shift\w*|narrow\w*|widen\w*|revis\w*|reschedul\w*|switch\w*|"
+    r"push\w*|bump\w*|postpon\w*|delay\w*|relocat\w*|reassign\w*|updat\w*|extend\w*|shorten\w*|"
+    r"reduc\w*|increas\w*|decreas\w*|rais(?:e|ed|es|ing)|lower\w*|adjust\w*|swap\w*|trimm\w*|cut|"
+    r"revert\w*|amend\w*|rotat\w*|replac\w*|transfer\w*|went|goes|go|dropp\w*|rose|fell)"
+    r"(?:\W+[\w'’-]+){0,5}\W+$",
+    re.IGNORECASE,
+)
+"""A verb of change up to five words before "from" ("moves from", "moved the MRI from",
+"moves the private review date from")."""
+_QUOTED = re.compile(r"\s*(['‘\"“])[^'’\"”]*['’\"”]")
 _NEAR = re.compile(r"(?:\W*[\w$€£.,:-]+){1,4}")
 """At most four words: how far a replaced value may stand from its cue."""
 REPLACED_END = re.compile(r"\bto\b|\bnow\b|\bis\b|\bare\b|[,;]|\bwith\b|\bfor\b", re.IGNORECASE)
@@ -236,7 +247,7 @@ _RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the|to|through|until|till)\b[\s,]*|[-
 _REASON = re.compile(r"\b(?:because|due\s+to|given\s+that|now\s+that|as\s+a\s+result\s+of)\b", re.IGNORECASE)
 _CONTRAST = re.compile(
     r"\b(?:distinct\s+from|separate\s+from|apart\s+from|unlike|as\s+opposed\s+to|"
-    r"not\s+to\s+be\s+confused\s+with)\b",
+    r"not\s+to\s+be\s+confused\s+with|so\s+(?:that\s+)?it)\b|,\s+which\b",
     re.IGNORECASE,
 )
 _REASON_END = re.compile(r"[,;:]")
@@ -420,9 +431,18 @@ def _names_a_thread(text: str, match: re.Match[str]) -> bool:
 def _replaced_ranges(text: str) -> list[tuple[int, int]]:
     """Character ranges holding the values a text says were replaced: from a cue to the
     next stop word, and no further than a few words ("the earlier room TC-204", not "the
-    earlier code will retire once the BH-238 move completes")."""
+    earlier code will retire once the BH-238 move completes"), or to the end of a quotation
+    the cue opens ("narrowed from 'arrival window ... through March 20' to ..."). "From" is
+    a cue only after a verb of change ("moves from June 25 to July 2"); otherwise it opens a
+    range ("Friday from 4:35 PM to 6:30 PM")."""
     ranges = []
     for cue in REPLACED_CUE.finditer(text):
+        if cue.group(0).lower() == "from" and _CHANGED_FROM.search(text, 0, cue.start()) is None:
+            continue
+        quoted = _QUOTED.match(text, cue.end())
+        if quoted is not None:
+            ranges.append((cue.end(), quoted.end()))
+            continue
         end = REPLACED_END.search(text, cue.end())
         stop = end.start() if end else len(text)
         near = _NEAR.match(text, cue.end())

@@ -126,9 +126,11 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     if old.owners and new.owners and not old.owners & new.owners:
         return False  # "Elena's review date" and "Marco's review date"
     if bool(old.owners) != bool(new.owners):
-        # whose it is, said by one claim only ("Elena's review date" after "the review date"):
-        # the subject check compares owners, the anchors what the values are of
-        mine, theirs = mine - (old.owners - theirs), theirs - (new.owners - mine)
+        # whose it is, said by one claim only ("Elena's review date" after "the review date"),
+        # while the other names no one else ("the warfarin for Grandpa" is someone else's)
+        owned, other = (old, new) if old.owners else (new, old)
+        if not unmatched_entities(other.entities, owned.entities | owned.owners):
+            mine, theirs = mine - (old.owners - theirs), theirs - (new.owners - mine)
     if (
         len(old.heading) >= HEADING_FORM
         and old.heading == new.heading
@@ -209,10 +211,13 @@ def changed_attributes(
 
 def _numbers_something_else(new: Claim, codes: frozenset[str], old: Claim) -> bool:
     """Whether each of the new claim's other codes follows a capitalised word that the old
-    claim never uses ("Commons 1406" against "the private pod remains 1405")."""
-    heads = dict(new.code_heads)
-    words = old.anchor | old.names
-    return bool(codes) and all(code in heads and heads[code] not in words for code in codes)
+    claim never uses, where the old claim's codes follow one too ("Commons 1406" against "Pod
+    1405"; not "Ward 310" against "bed 304", nor "Gate B14" against "B12", one family)."""
+    heads, old_heads = dict(new.code_heads), dict(old.code_heads)
+    if not codes or not old_heads or _same_family(codes, frozenset(old_heads)):
+        return False
+    words = old.anchor | old.names | set(old_heads.values())
+    return all(code in heads and heads[code] not in words for code in codes)
 
 
 def base_attribute(attribute: str) -> str:
@@ -378,8 +383,20 @@ def _revised_by(
         mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
         if mine and theirs and not mine & theirs:
             continue
-        # cut only a whole sentence that says nothing the new claim does not restate
-        whole = old.sentence and set(old.values) <= set(new.values) | set(new.replaced)
+        # cut only a whole sentence that says nothing the new claim does not restate; one that
+        # gives several values of an attribute the new claim replaces only some of ("1 puff in
+        # the morning and 2 puffs at bedtime" after "the morning dose went from 1 puff to 2")
+        # is marked
+        whole = (
+            old.sentence
+            and set(old.values) <= set(new.values) | set(new.replaced)
+            and not any(
+                len(values) > 1
+                and values & new.replaced.get(a, frozenset())
+                and not values <= new.replaced[a]
+                for a, values in old.values.items()
+            )
+        )
         sameness = (
             "named-replaced"
             if replaced

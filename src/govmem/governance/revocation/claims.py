@@ -117,11 +117,11 @@ Commons 804" and "Orbit Mentors moves its hall to Commons 805" are about one hal
 
 REPLACED_CUE = re.compile(
     r"\b(?:from|replacing|replaces|replaced|instead\s+of|rather\s+than|previously|formerly|was|were|"
-    r"old|older|earlier|original(?:ly)?|prior|no\s+longer)\b",
+    r"old|older|earlier|original(?:ly)?|prior|(?:is|are|was|were)\s+no\s+longer)\b",
     re.IGNORECASE,
 )
 """Words after which a value is the one replaced ("from Tuesday", "replacing LH-314", "is no
-longer Pod 1405")."""
+longer Pod 1405"; not "Ben no longer takes the 7:45 AM bus", which says nothing of Mia's)."""
 _RETIRES = re.compile(
     r"\b(?:retir\w*|no\s+longer|supersed\w*|stale|obsolete|historical|history|replac\w*|"
     r"instead\s+of|rather\s+than|revoked|expired|deactivated)\b",
@@ -146,6 +146,12 @@ _CHANGED_FROM = re.compile(
 )
 """A verb of change up to five words before "from" ("moves from", "moved the MRI from",
 "moves the private review date from")."""
+_RANGE_FROM = re.compile(
+    r"(?:\W*[\w$€£.,:'’-]+){1,8}?\s*(?:\bto\b|\buntil\b|\btill\b|\bthrough\b|-|–|—)", re.IGNORECASE
+)
+"""After "from": a value and then the end of a range ("from 4:35 PM to 6:30 PM")."""
+_NOT_A_CHANGE_FROM = re.compile(r"\b(?:separate|separated|distinct|apart|away|different|far|aside)\s+$", re.I)
+_SHARED_TAIL = re.compile(r"[\s,;:]*(?:(?:both|each|all)\s+)?(?:for|with|at|in|of|by)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"\s*(['‘\"“])[^'’\"”]*['’\"”]")
 _NEAR = re.compile(r"(?:\W*[\w$€£.,:-]+){1,4}")
 """At most four words: how far a replaced value may stand from its cue."""
@@ -247,10 +253,11 @@ _RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the|to|through|until|till)\b[\s,]*|[-
 _REASON = re.compile(r"\b(?:because|due\s+to|given\s+that|now\s+that|as\s+a\s+result\s+of)\b", re.IGNORECASE)
 _CONTRAST = re.compile(
     r"\b(?:distinct\s+from|separate\s+from|apart\s+from|unlike|as\s+opposed\s+to|"
-    r"not\s+to\s+be\s+confused\s+with|so\s+(?:that\s+)?it)\b|,\s+which\b",
+    r"not\s+to\s+be\s+confused\s+with|so\s+(?:that\s+)?it|while|whereas|pending)\b",
     re.IGNORECASE,
 )
 _REASON_END = re.compile(r"[,;:]")
+_QUOTATION = re.compile(r"(?<!\w)['‘\"“][^'’\"”]+['’\"”](?!\w)")
 _CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
 
 
@@ -433,14 +440,21 @@ def _replaced_ranges(text: str) -> list[tuple[int, int]]:
     next stop word, and no further than a few words ("the earlier room TC-204", not "the
     earlier code will retire once the BH-238 move completes"), or to the end of a quotation
     the cue opens ("narrowed from 'arrival window ... through March 20' to ..."). "From" is
-    a cue only after a verb of change ("moves from June 25 to July 2"); otherwise it opens a
-    range ("Friday from 4:35 PM to 6:30 PM")."""
+    a cue after a verb of change ("moves from June 25 to July 2"), or alone after change
+    wording ("now 10 mg, up from 5 mg", "moved it to Thursday from Tuesday"); "from X to Y"
+    otherwise is a range ("Friday from 4:35 PM to 6:30 PM"), and "separate from", "away
+    from" or "call from" replace nothing."""
     ranges = []
     for cue in REPLACED_CUE.finditer(text):
         if cue.group(0).lower() == "from" and _CHANGED_FROM.search(text, 0, cue.start()) is None:
-            continue
-        quoted = _QUOTED.match(text, cue.end())
-        if quoted is not None:
+            if _RANGE_FROM.match(text, cue.end()) is not None:
+                continue  # "Friday from 4:35 PM to 6:30 PM": a range
+            if _NOT_A_CHANGE_FROM.search(text, 0, cue.start()) or not CHANGE_PATTERN.search(
+                text, 0, cue.start()
+            ):
+                continue  # "separate from public 4,015 USD", "the nurse will call from 555-0144"
+        quoted = _QUOTED.match(text, cue.end()) if cue.group(0).lower() not in ("was", "were") else None
+        if quoted is not None:  # 'the message was "..."' quotes what it is now
             ranges.append((cue.end(), quoted.end()))
             continue
         end = REPLACED_END.search(text, cue.end())
@@ -462,7 +476,10 @@ def _anchor(
     words = set()
     reasons = [(m.start(), _REASON_END.search(text, m.end())) for m in _REASON.finditer(text)]
     skipped = [(a, end.start() if end else len(text)) for a, end in reasons]
+    quoted = [q.span() for q in _QUOTATION.finditer(text)]
     for m in _CONTRAST.finditer(text):
+        if any(a <= m.start() < b for a, b in quoted):
+            continue  # words quoted ("'... review pending committee note'") are the wording itself
         end = _REASON_END.search(text, m.end())
         aside = (m.start(), end.start() if end else len(text))
         if not any(aside[0] <= a < aside[1] for _, _, a, _ in located):
@@ -615,7 +632,8 @@ def claims_of(text: str) -> tuple[Claim, ...]:
     found = []
     for s_start, s_end in sentence_spans(text):
         sentence = text[s_start:s_end]
-        if not _located(sentence):
+        in_sentence = _located(sentence)
+        if not in_sentence:
             continue
         asserts = _asserts(sentence)
         revises = _revises(sentence)
@@ -628,8 +646,14 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         )
         pieces = _pieces(sentence, name_words)
         header = _header_end(sentence)
+        last_value = max(end for *_, end in in_sentence)
+        after_values = (  # "Piano is Monday at 4 PM, and swim is Wednesday at 4 PM, both for Leo."
+            {name for name, at in named_at if at >= last_value}
+            if _SHARED_TAIL.match(sentence, last_value)
+            else set()
+        )
         for p_start, p_end in pieces:
-            context = frozenset(name for name, at in named_at if at < p_end)
+            context = frozenset(name for name, at in named_at if at < p_end) | after_values
             piece = sentence[p_start:p_end]
             located = _located(piece)
             if not located:
@@ -648,7 +672,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     end=end,
                     anchor=_anchor(piece, located, name_words),
                     heading=_heading(piece, name_words, header - p_start),
-                    entities=context,  # the names said up to its end, not those of later items
+                    entities=context,  # names up to its end or after every value, not later items'
                     values={k: frozenset(v) for k, v in values.items()},
                     replaced={k: frozenset(v) for k, v in replaced.items()},
                     revises=revises,

@@ -503,3 +503,21 @@ def test_from_after_no_change_wording_or_after_separate_replaces_nothing() -> No
 def test_only_a_prepositional_tail_shares_its_names_with_every_item() -> None:
     text = "Partners still uses August 22 and Commons Hall 326 and does not need any of Jordan's details."
     assert "jordan" not in claims_of(text)[0].entities  # the date item: Jordan is named after it
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Your copay for specialist visits is $20.", "The specialist copay went from $20 to $35."),
+        ("Prednisone is 20 mg daily.", "We are tapering prednisone to 10 mg daily."),
+        ("The club fee is $40.", "The club fee drops to $30 next month."),
+        ("Her dose is 5 mg.", "Her dose is 10 mg now, up from 5 mg."),
+    ],
+)
+def test_going_up_down_dropping_and_tapering_say_a_value_changed(old: str, new: str) -> None:
+    assert [(f.older, f.newer) for f in find_claim_supersessions(records(old, new), [])] == [(0, 1)]
+
+
+def test_dropping_someone_off_is_no_change() -> None:
+    old = "Mom takes Leo to school at 8 AM."
+    assert not find_claim_supersessions(records(old, "Dad drops Leo at school at 7:45 AM on Fridays."), [])

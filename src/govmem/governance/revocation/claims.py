@@ -68,7 +68,8 @@ CHANGE_PATTERN = re.compile(
     r"postpon\w*|brought\s+forward|pulled\s+forward|moved\s+up|rather\s+than|swap(?:s|ped|ping)?|"
     r"delay(?:ed|s|ing)?|widen(?:ed|s|ing)?|lengthen(?:ed|s|ing)?|tighten(?:ed|s|ing)?|"
     r"relocat\w*|reassign\w*|re-?book\w*|trimm(?:ed|ing)|cut\s+back|scaled\s+back|"
-    r"revert\w*|amend\w*)\b",
+    r"revert\w*|amend\w*|(?:up|down)\s+from|went\s+(?:up|down|from|to)|goes\s+(?:up|down|from|to)|"
+    r"(?:dropp(?:ed|ing)|drops|ris(?:es|ing)|rose|fell|falls)\s+(?:to|from)|taper(?:s|ed|ing)?)\b",
     re.IGNORECASE,
 )
 """Words saying that a value changed (general English; ``REVISION_PATTERN`` adds more).
@@ -450,7 +451,7 @@ def _replaced_ranges(text: str) -> list[tuple[int, int]]:
             if _RANGE_FROM.match(text, cue.end()) is not None:
                 continue  # "Friday from 4:35 PM to 6:30 PM": a range
             if _NOT_A_CHANGE_FROM.search(text, 0, cue.start()) or not CHANGE_PATTERN.search(
-                text, 0, cue.start()
+                text, 0, cue.end()
             ):
                 continue  # "separate from public 4,015 USD", "the nurse will call from 555-0144"
         quoted = _QUOTED.match(text, cue.end()) if cue.group(0).lower() not in ("was", "were") else None

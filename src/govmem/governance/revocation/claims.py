@@ -142,13 +142,13 @@ _CHANGED_FROM = re.compile(
     r"push\w*|bump\w*|postpon\w*|delay\w*|relocat\w*|reassign\w*|updat\w*|extend\w*|shorten\w*|"
     r"reduc\w*|increas\w*|decreas\w*|rais(?:e|ed|es|ing)|lower\w*|adjust\w*|swap\w*|trimm\w*|cut|"
     r"revert\w*|amend\w*|rotat\w*|replac\w*|transfer\w*|went|goes|go|dropp\w*|rose|fell)"
-    r"(?:\W+[\w'’-]+){0,5}\W+$",
+    r"\S*(?:\s+\S+){0,5}\s+$",
     re.IGNORECASE,
 )
 """A verb of change up to five words before "from" ("moves from", "moved the MRI from",
 "moves the private review date from")."""
 _RANGE_FROM = re.compile(
-    r"(?:\W*[\w$€£.,:'’-]+){1,8}?\s*(?:\bto\b|\buntil\b|\btill\b|\bthrough\b|-|–|—)", re.IGNORECASE
+    r"\s*(?:\S+\s+){1,8}?(?:to|until|till|through)\b|\s*[^\s–—-]+\s*[-–—]", re.IGNORECASE
 )
 """After "from": a value and then the end of a range ("from 4:35 PM to 6:30 PM")."""
 _NOT_A_CHANGE_FROM = re.compile(r"\b(?:separate|separated|distinct|apart|away|different|far|aside)\s+$", re.I)

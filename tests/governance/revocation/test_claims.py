@@ -521,3 +521,25 @@ def test_going_up_down_dropping_and_tapering_say_a_value_changed(old: str, new: 
 def test_dropping_someone_off_is_no_change() -> None:
     old = "Mom takes Leo to school at 8 AM."
     assert not find_claim_supersessions(records(old, "Dad drops Leo at school at 7:45 AM on Fridays."), [])
+
+
+def test_a_name_ending_another_names_the_same_thing() -> None:
+    old = "Logging Sunday state: 12:40 PM to 2:20 PM, PIN 8071, signoff 2:00 PM."
+    new = "The current Walnut Wrap PIN is now 9136. The earlier one is stale."
+    found = find_claim_supersessions(records(old, new), [])
+    assert [(old[f.start : f.end], f.newer) for f in found] == [("PIN 8071", 1)]
+    # two people sharing a family name stay two names
+    assert not find_claim_supersessions(
+        records(
+            "Helen Chen has the care window from 4:35 PM.", "Rosa Chen now has the care window from 4:50 PM."
+        ),
+        [],
+    )
+
+
+def test_a_value_said_retired_or_stale_before_it_is_not_stated_as_current() -> None:
+    claim = only("Cleanup list: retired badge CR-8804 and the older Booth 6 reference are to be removed.")
+    assert claim.replaced == {"code": {"CR-8804"}} and "code" not in claim.values
+    current = "Current active badge is CR-8816 and the active booth is Booth 7."
+    cleanup = "Cleanup list: retired badge CR-8804 and the older Booth 6 reference are to be removed."
+    assert not find_claim_supersessions(records(current, cleanup), [])

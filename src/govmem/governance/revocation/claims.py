@@ -118,7 +118,8 @@ Commons 804" and "Orbit Mentors moves its hall to Commons 805" are about one hal
 
 REPLACED_CUE = re.compile(
     r"\b(?:from|replacing|replaces|replaced|instead\s+of|rather\s+than|previously|formerly|was|were|"
-    r"old|older|earlier|original(?:ly)?|prior|(?:is|are|was|were)\s+no\s+longer)\b",
+    r"old|older|earlier|original(?:ly)?|prior|retired|stale|expired|deactivated|historical|former|"
+    r"(?:is|are|was|were)\s+no\s+longer)\b",
     re.IGNORECASE,
 )
 """Words after which a value is the one replaced ("from Tuesday", "replacing LH-314", "is no

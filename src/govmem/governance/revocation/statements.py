@@ -390,10 +390,11 @@ def entity_spans(text: str) -> list[tuple[str, int]]:
 
 
 def unmatched_entities(these: frozenset[str], those: frozenset[str]) -> frozenset[str]:
-    """Entities of ``these`` naming nothing of ``those``. Two names match when they are
-    the same but for a first word, which a sentence's first word, capitalised only for
-    starting it, may have joined: "cedar care", "updating cedar care" and "provisional
-    cedar care" match; "helen chen" and "rosa chen" do not."""
+    """Entities of ``these`` naming nothing of ``those``. Two names match when one ends the
+    other ("pin" and "walnut wrap pin", "cedar care" and "updating cedar care", which a
+    sentence's first word, capitalised only for starting it, may have joined), or when
+    both differ only in a first word of three or more ("provisional cedar care" and
+    "updating cedar care"); "helen chen" and "rosa chen" do not."""
     return frozenset(name for name in these - those if not any(_same_name(name, other) for other in those))
 
 
@@ -401,8 +402,8 @@ def _same_name(a: str, b: str) -> bool:
     first, second = a.split(" "), b.split(" ")
     if len(first) < len(second):
         first, second = second, first
-    if first[-len(second) :] == second and len(first) == len(second) + 1:
-        return True
+    if first[-len(second) :] == second and len(first) > len(second):
+        return True  # "Walnut Wrap PIN" and "PIN", "Cinder Annex Pod" and "Annex Pod"
     return len(first) == len(second) >= 3 and first[1:] == second[1:]
 
 

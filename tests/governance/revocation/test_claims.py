@@ -543,3 +543,55 @@ def test_a_value_said_retired_or_stale_before_it_is_not_stated_as_current() -> N
     current = "Current active badge is CR-8816 and the active booth is Booth 7."
     cleanup = "Cleanup list: retired badge CR-8804 and the older Booth 6 reference are to be removed."
     assert not find_claim_supersessions(records(current, cleanup), [])
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a condition in the change's own clause: nothing changed yet
+        (
+            "Dad's lisinopril dose is 10 mg.",
+            "Dad's lisinopril dose goes up to 20 mg if his blood pressure stays high.",
+        ),
+        # someone else, named without an owner's 's or in lower case
+        ("Mia takes 5 mL of Zyrtec at bedtime.", "Ben's Zyrtec was raised to 7.5 mL at bedtime."),
+        (
+            "Grandma's metoprolol is 25 mg every morning.",
+            "My husband's metoprolol was reduced to 12.5 mg every morning.",
+        ),
+        ("Ben has speech therapy on Monday at 2 PM.", "Mia's speech therapy was moved to Wednesday at 2 PM."),
+        # retiring a time someone else keeps
+        ("Mia takes the 7:45 AM bus.", "Ben is no longer on the 7:45 AM bus; he takes the 8:10 AM bus now."),
+        # "up from" before a word, "went to" a place
+        (
+            "Mia's dentist appointment is Friday at 3:30 PM.",
+            "I'll pick Mia up from school early, at 2:45 PM on Friday.",
+        ),
+        ("Ben's math class is in Room 204.", "Ben went to Room 210 for the math test at 9 AM."),
+    ],
+)
+def test_what_is_not_a_change_of_this_slot_supersedes_nothing(old: str, new: str) -> None:
+    assert not find_claim_supersessions(records(old, new), [])
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "replaced"),
+    [
+        (
+            "Dad takes 10 mg of lisinopril every evening.",
+            "Dr. Patel increased the evening dose of Dad's lisinopril from 10 mg to 20 mg.",
+            {"10 mg"},
+        ),
+        (
+            "Her dose is 10 mg every evening.",
+            "Her dose is now 20 mg every evening, up from 10 mg, according to Dr. Patel.",
+            {"10 mg"},
+        ),
+        ("The nurse line is 555-0144.", "The nurse line is now 555-0199 (from 555-0144).", {"555-0144"}),
+    ],
+)
+def test_from_names_the_replaced_value_beyond_five_words_and_before_a_non_value_to(
+    old: str, new: str, replaced: set[str]
+) -> None:
+    assert set().union(*claims_of(new)[-1].replaced.values()) == replaced
+    assert [(f.older, f.newer) for f in find_claim_supersessions(records(old, new), [])] == [(0, 1)]

@@ -127,9 +127,11 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
         return False  # "Elena's review date" and "Marco's review date"
     if bool(old.owners) != bool(new.owners):
         # whose it is, said by one claim only ("Elena's review date" after "the review date"),
-        # while the other names no one else ("the warfarin for Grandpa" is someone else's)
+        # while the other names no one else ("the warfarin for Grandpa", "Mia takes 5 mL",
+        # "my husband's metoprolol" are someone else's)
         owned, other = (old, new) if old.owners else (new, old)
-        if not unmatched_entities(other.entities, owned.entities | owned.owners):
+        hidden = other.kin or bool(other.capitals - owned.anchor)  # "Mia takes ...", "my husband's"
+        if not hidden and not unmatched_entities(other.entities, owned.entities | owned.owners):
             mine, theirs = mine - (old.owners - theirs), theirs - (new.owners - mine)
     if (
         len(old.heading) >= HEADING_FORM
@@ -194,8 +196,6 @@ def changed_attributes(
         named = new.replaced.get(attribute)
         if named and not before & named:
             continue  # it says what it replaced, and that is not this
-        if attribute == "code" and _numbers_something_else(new, values - before, old):
-            continue  # "Commons 1406" numbers no pod of "the private pod remains 1405"
         changed.append(attribute)
     # a value the new claim names as the one it replaces is changed whatever role each gives
     # its times ("'check-in through March 20' to 'arrival timing only through March 24'")
@@ -207,17 +207,6 @@ def changed_attributes(
             if not before <= said:
                 changed.append(attribute)
     return changed
-
-
-def _numbers_something_else(new: Claim, codes: frozenset[str], old: Claim) -> bool:
-    """Whether each of the new claim's other codes follows a capitalised word that the old
-    claim never uses, where the old claim's codes follow one too ("Commons 1406" against "Pod
-    1405"; not "Ward 310" against "bed 304", nor "Gate B14" against "B12", one family)."""
-    heads, old_heads = dict(new.code_heads), dict(old.code_heads)
-    if not codes or not old_heads or _same_family(codes, frozenset(old_heads)):
-        return False
-    words = old.anchor | old.names | set(old_heads.values())
-    return all(code in heads and heads[code] not in words for code in codes)
 
 
 def base_attribute(attribute: str) -> str:
@@ -360,8 +349,16 @@ def _revised_by(
                 for a in retired
                 if base_attribute(a) == "code"
             )
-            if not retired or not (lettered or related(old, new)):
-                continue
+            distinctive = any(  # a PIN or a phone number, not a time or a room 204
+                sum(c.isdigit() for c in v) >= 4
+                for a in retired
+                if base_attribute(a) == "code"
+                for v in old.values[a] & new.replaced.get(base_attribute(a), frozenset())
+            )
+            if not retired or not (
+                lettered or (distinctive and related(old, new)) or same_thing(old, new, weights)
+            ):
+                continue  # "Ben is no longer on the 7:45 AM bus" retires nothing of Mia's bus
             mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
             if mine and theirs and not mine & theirs:
                 continue

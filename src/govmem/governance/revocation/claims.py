@@ -68,8 +68,9 @@ CHANGE_PATTERN = re.compile(
     r"postpon\w*|brought\s+forward|pulled\s+forward|moved\s+up|rather\s+than|swap(?:s|ped|ping)?|"
     r"delay(?:ed|s|ing)?|widen(?:ed|s|ing)?|lengthen(?:ed|s|ing)?|tighten(?:ed|s|ing)?|"
     r"relocat\w*|reassign\w*|re-?book\w*|trimm(?:ed|ing)|cut\s+back|scaled\s+back|"
-    r"revert\w*|amend\w*|(?:up|down)\s+from|went\s+(?:up|down|from|to)|goes\s+(?:up|down|from|to)|"
-    r"(?:dropp(?:ed|ing)|drops|ris(?:es|ing)|rose|fell|falls)\s+(?:to|from)|taper(?:s|ed|ing)?)\b",
+    r"revert\w*|amend\w*|taper(?:s|ed|ing)?|(?:up|down)\s+from(?=\s+[$€£\d])|"
+    r"(?:went|goes)\s+(?:up|down)(?!\s+to\s+[A-Za-z])|"
+    r"(?:went|goes|dropp(?:ed|ing)|drops|ris(?:es|ing)|rose|fell|falls)\s+(?:to|from)(?=\s+[$€£\d]))\b",
     re.IGNORECASE,
 )
 """Words saying that a value changed (general English; ``REVISION_PATTERN`` adds more).
@@ -142,18 +143,28 @@ _CHANGED_FROM = re.compile(
     r"\b(?:mov(?:e|ed|es|ing)|chang\w*|shift\w*|narrow\w*|widen\w*|revis\w*|reschedul\w*|switch\w*|"
     r"push\w*|bump\w*|postpon\w*|delay\w*|relocat\w*|reassign\w*|updat\w*|extend\w*|shorten\w*|"
     r"reduc\w*|increas\w*|decreas\w*|rais(?:e|ed|es|ing)|lower\w*|adjust\w*|swap\w*|trimm\w*|cut|"
-    r"revert\w*|amend\w*|rotat\w*|replac\w*|transfer\w*|went|goes|go|dropp\w*|rose|fell)"
-    r"\S*(?:\s+\S+){0,5}\s+$",
+    r"revert\w*|amend\w*|rotat\w*|replac\w*|transfer\w*|went|goes|go|going|got|dropp\w*|drops|"
+    r"ris(?:e|es|ing|en)|rose|falls?|fell|taper\w*|titrat\w*)\b"
+    r"\S*(?:\s+(?!(?:to|until|till|through|now|is|are)\b)\S+){0,8}\s+$",
     re.IGNORECASE,
 )
-"""A verb of change up to five words before "from" ("moves from", "moved the MRI from",
-"moves the private review date from")."""
+"""A verb of change up to eight words before "from", none of them "to", "is" or "now" ("moves
+from", "moves the private review date from", "increased the evening dose of Dad's lisinopril
+from"; not "moved it to Friday, now open from ...")."""
 _RANGE_FROM = re.compile(
-    r"\s*(?:\S+\s+){1,8}?(?:to|until|till|through)\b|\s*[^\s–—-]+\s*[-–—]", re.IGNORECASE
+    r"\s*(?:\S+\s+){1,8}?(?:to|until|till|through)\s+"
+    r"(?=[$€£\d]|noon\b|midnight\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun))"
+    r"|\s*\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\.?)?\s*[-–—]\s*\d",
+    re.IGNORECASE,
 )
-"""After "from": a value and then the end of a range ("from 4:35 PM to 6:30 PM")."""
+"""After "from": a value and then the end of a range, itself a value ("from 4:35 PM to 6:30
+PM", "from 9-5"; not "up from 10 mg, according to ...", "(from 555-0144)")."""
 _NOT_A_CHANGE_FROM = re.compile(r"\b(?:separate|separated|distinct|apart|away|different|far|aside)\s+$", re.I)
-_SHARED_TAIL = re.compile(r"[\s,;:]*(?:(?:both|each|all)\s+)?(?:for|with|at|in|of|by)\b", re.IGNORECASE)
+_SHARED_TAIL = re.compile(
+    r"[\s,;:]*(?:(?:both|each|all)\s+)?(?:for|with|at|in|of|by)\b"
+    r"|[\s,;:(–—-]*(?:(?:both|each|all|that['’]s|that\s+is)\s+)?[A-Z][a-z]+(?:['’]s)?[\s).!]*$",
+    re.IGNORECASE,
+)
 _QUOTED = re.compile(r"\s*(['‘\"“])[^'’\"”]*['’\"”]")
 _NEAR = re.compile(r"(?:\W*[\w$€£.,:-]+){1,4}")
 """At most four words: how far a replaced value may stand from its cue."""
@@ -168,6 +179,11 @@ REQUEST = re.compile(
 )
 _CONDITION_IN = re.compile(r"\b(?:if|unless|whether|in\s+case|otherwise)\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[;:,(]")
+_CLAUSE_END = re.compile(r"[;:,.(]")
+_CONDITION_AFTER = re.compile(r"\b(?:if|unless|whenever|in\s+case)\b", re.IGNORECASE)
+"""A condition after the change in its own clause ("goes up to 20 mg if his pressure stays
+high"): nothing changed yet. One after a comma qualifies something else ("is now 10:25 AM
+to 10:40 AM, still by the front desk if Naomi signs")."""
 _NEGATED = re.compile(r"\b(?:not|no|never|n't|without)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
 
 DOSE_UNITS = {
@@ -248,6 +264,8 @@ two different slots often share). An owner ("Elena's appointment") or an address
 ("Walter, your ...") says whose slot it is and stays: review found "Elena's appointment"
 superseded by "Marco's appointment moved" when owners were taken out."""
 _OWNER = re.compile(r"\b([A-Z][a-z]+)['’]s\b")
+_KIN = re.compile(r"\b(?!(?:it|that|what|he|she|who|there|here|let|where)['’]s\b)[a-z]+['’]s\b")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b(?!['’]s)")
 _HEADING = re.compile(r":\s+")
 _MINE = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
 _ROLE_STOP = re.compile(r"[.;:!?,()]")
@@ -285,11 +303,12 @@ class Claim:
     """Whether it says "my" or "mine": what it is about belongs to its speaker."""
     heading: frozenset[str] = frozenset()
     """Anchor stems of a heading before a colon ("Final Saturday update: ..."), also in ``anchor``."""
-    code_heads: frozenset[tuple[str, str]] = frozenset()
-    """(code, stem of the capitalised word just before it): "Commons 1406", "Suite 329" say what
-    kind of place or thing a code numbers."""
     owners: frozenset[str] = frozenset()
     """Stems of the names it gives an owner of ("Elena's review date"), also in ``anchor``."""
+    capitals: frozenset[str] = frozenset()
+    """Stems of its capitalised words outside a heading (a person may be one: "Mia takes")."""
+    kin: bool = False
+    """Whether it names an owner in lower case ("my husband's", "the baby's")."""
     retires: bool = False
     """Whether it says in so many words that a value is retired ("is retired", "no longer
     active", "is superseded", "replaces 231,000 USD"): "was" or "from" before a value do not."""
@@ -448,12 +467,14 @@ def _replaced_ranges(text: str) -> list[tuple[int, int]]:
     from" or "call from" replace nothing."""
     ranges = []
     for cue in REPLACED_CUE.finditer(text):
-        if cue.group(0).lower() == "from" and _CHANGED_FROM.search(text, 0, cue.start()) is None:
+        if (
+            cue.group(0).lower() == "from"
+            and _CHANGED_FROM.search(text, text.rfind(":", 0, cue.start()) + 1, cue.start()) is None
+        ):
             if _RANGE_FROM.match(text, cue.end()) is not None:
                 continue  # "Friday from 4:35 PM to 6:30 PM": a range
-            if _NOT_A_CHANGE_FROM.search(text, 0, cue.start()) or not CHANGE_PATTERN.search(
-                text, 0, cue.end()
-            ):
+            changed = any(m.start() < cue.end() for m in CHANGE_PATTERN.finditer(text))
+            if _NOT_A_CHANGE_FROM.search(text, 0, cue.start()) or not changed:
                 continue  # "separate from public 4,015 USD", "the nurse will call from 555-0144"
         quoted = _QUOTED.match(text, cue.end()) if cue.group(0).lower() not in ("was", "were") else None
         if quoted is not None:  # 'the message was "..."' quotes what it is now
@@ -514,13 +535,18 @@ def _anchor(
 
 
 def _revises(text: str) -> bool:
-    """Change wording that is neither negated nor inside a condition ("... unless we
-    reschedule by Tuesday" says nothing changed)."""
+    """Change wording that is neither negated nor inside or before a condition ("... unless
+    we reschedule by Tuesday", "goes up to 20 mg if ..." say nothing changed)."""
     for pattern in (CHANGE_PATTERN, REVISION_PATTERN):
         for m in pattern.finditer(text):
             before = text[max(0, m.start() - 40) : m.start()]
             clause = _CLAUSE_START.split(text[: m.start()])[-1]
-            if not _NEGATED.search(before) and not _CONDITION_IN.search(clause):
+            after = _CLAUSE_END.split(text[m.end() :], maxsplit=1)[0]
+            if (
+                not _NEGATED.search(before)
+                and not _CONDITION_IN.search(clause)
+                and not _CONDITION_AFTER.search(after)
+            ):
                 return True
     return False
 
@@ -546,17 +572,14 @@ def _names_in(text: str, names: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-_HEAD = re.compile(r"\b([A-Z][a-z]+)\s+$")
-
-
-def _code_heads(piece: str, located: list[tuple[str, str, int, int]]) -> frozenset[tuple[str, str]]:
-    heads = set()
-    for attribute, value, start, _ in located:
-        if attribute == "code" and (m := _HEAD.search(piece, 0, start)) is not None:
-            word = m.group(1).lower()
-            if word not in FUNCTION_WORDS and stem(word) not in CHANGE_STEMS:
-                heads.add((value, stem(word)))
-    return frozenset(heads)
+def _capitalised(piece: str, header: int) -> frozenset[str]:
+    words = {m.group(0).lower() for m in _CAPITALISED.finditer(piece, header)}
+    calendar = {*MONTHS, *SHORT_MONTHS, *WEEKDAYS, *SHORT_WEEKDAYS}
+    return frozenset(
+        stem(w)
+        for w in words - calendar
+        if w not in FUNCTION_WORDS and stem(w) not in CHANGE_STEMS | RECORD_STEMS
+    )
 
 
 def _header_end(sentence: str) -> int:
@@ -685,7 +708,8 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     mine=bool(_MINE.search(piece)),
                     retires=bool(replaced) and _RETIRES.search(piece) is not None,
                     owners=frozenset(stem(m.group(1).lower()) for m in _OWNER.finditer(piece)),
-                    code_heads=_code_heads(piece, located),
+                    capitals=_capitalised(piece, max(0, header - p_start)),
+                    kin=_KIN.search(piece) is not None,
                 )
             )
     return tuple(found)

@@ -595,3 +595,23 @@ def test_from_names_the_replaced_value_beyond_five_words_and_before_a_non_value_
 ) -> None:
     assert set().union(*claims_of(new)[-1].replaced.values()) == replaced
     assert [(f.older, f.newer) for f in find_claim_supersessions(records(old, new), [])] == [(0, 1)]
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "We changed the alarm code to 8840 just in case.",
+        "We changed the alarm code to 8840 because the installer asked whenever we rotate it.",
+        "We changed the alarm code to 8840 and will tell the sitter if needed.",
+    ],
+)
+def test_a_condition_outside_the_change_itself_leaves_it_a_change(new: str) -> None:
+    assert [
+        (f.older, f.newer) for f in find_claim_supersessions(records("The alarm code is 3317.", new), [])
+    ] == [(0, 1)]
+
+
+def test_a_pin_said_no_longer_to_be_another_things_pin_retires_nothing() -> None:
+    assert not find_claim_supersessions(
+        records("The garage PIN is 5532.", "The alarm PIN is no longer 5532, it was reset."), []
+    )

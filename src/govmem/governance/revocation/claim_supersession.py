@@ -349,15 +349,7 @@ def _revised_by(
                 for a in retired
                 if base_attribute(a) == "code"
             )
-            distinctive = any(  # a PIN or a phone number, not a time or a room 204
-                sum(c.isdigit() for c in v) >= 4
-                for a in retired
-                if base_attribute(a) == "code"
-                for v in old.values[a] & new.replaced.get(base_attribute(a), frozenset())
-            )
-            if not retired or not (
-                lettered or (distinctive and related(old, new)) or same_thing(old, new, weights)
-            ):
+            if not retired or not (lettered or same_thing(old, new, weights)):
                 continue  # "Ben is no longer on the 7:45 AM bus" retires nothing of Mia's bus
             mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
             if mine and theirs and not mine & theirs:

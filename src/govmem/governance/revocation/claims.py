@@ -179,8 +179,10 @@ REQUEST = re.compile(
 )
 _CONDITION_IN = re.compile(r"\b(?:if|unless|whether|in\s+case|otherwise)\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[;:,(]")
-_CLAUSE_END = re.compile(r"[;:,.(]")
-_CONDITION_AFTER = re.compile(r"\b(?:if|unless|whenever|in\s+case)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(
+    r"[;,(]|[.:](?!\d)|\b(?:and|because|so|but|which|when|whenever|while|will)\b", re.IGNORECASE
+)
+_CONDITION_AFTER = re.compile(r"\b(?:if|unless)\b(?!\s+(?:needed|necessary|possible|so)\b)", re.IGNORECASE)
 """A condition after the change in its own clause ("goes up to 20 mg if his pressure stays
 high"): nothing changed yet. One after a comma qualifies something else ("is now 10:25 AM
 to 10:40 AM, still by the front desk if Naomi signs")."""

@@ -161,10 +161,11 @@ _RANGE_FROM = re.compile(
 PM", "from 9-5"; not "up from 10 mg, according to ...", "(from 555-0144)")."""
 _NOT_A_CHANGE_FROM = re.compile(r"\b(?:separate|separated|distinct|apart|away|different|far|aside)\s+$", re.I)
 _SHARED_TAIL = re.compile(
-    r"[\s,;:]*(?:(?:both|each|all)\s+)?(?:for|with|at|in|of|by)\b"
-    r"|[\s,;:(–—-]*(?:(?:both|each|all|that['’]s|that\s+is)\s+)?[A-Z][a-z]+(?:['’]s)?[\s).!]*$",
-    re.IGNORECASE,
+    r"(?i:[\s,;:]*(?:(?:both|each|all)\s+)?(?:for|with|at|in|of|by)\b)"
+    r"|[\s,;:(–—-]*(?:(?i:both|each|all|that['’]s|that\s+is)\s+)?[A-Z][a-z]+(?:['’]s)?[\s).!]*$"
 )
+"""After the last value of a sentence, a tail naming whom every item is about ("..., both
+for Leo", "..., both Leo's", "(Leo)")."""
 _QUOTED = re.compile(r"\s*(['‘\"“])[^'’\"”]*['’\"”]")
 _NEAR = re.compile(r"(?:\W*[\w$€£.,:-]+){1,4}")
 """At most four words: how far a replaced value may stand from its cue."""
@@ -574,13 +575,13 @@ def _names_in(text: str, names: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+_CALENDAR_WORDS = frozenset({*MONTHS, *SHORT_MONTHS, *WEEKDAYS, *SHORT_WEEKDAYS})
+
+
 def _capitalised(piece: str, header: int) -> frozenset[str]:
-    words = {m.group(0).lower() for m in _CAPITALISED.finditer(piece, header)}
-    calendar = {*MONTHS, *SHORT_MONTHS, *WEEKDAYS, *SHORT_WEEKDAYS}
+    words = {m.group(0).lower() for m in _CAPITALISED.finditer(piece, header)} - _CALENDAR_WORDS
     return frozenset(
-        stem(w)
-        for w in words - calendar
-        if w not in FUNCTION_WORDS and stem(w) not in CHANGE_STEMS | RECORD_STEMS
+        stem(w) for w in words if w not in FUNCTION_WORDS and stem(w) not in CHANGE_STEMS | RECORD_STEMS
     )
 
 

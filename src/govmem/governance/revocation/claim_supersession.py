@@ -11,14 +11,17 @@ A new claim revises an earlier one (see :mod:`claims`) when
   count little, and the outcome does not depend on how turns are batched; a long
   heading both share, "Final Saturday update before the next summary:", is left
   out), they do not each name an entity the other does not, nor name different
-  weekday threads ("the Saturday setup" and "the Sunday signoff"), their subjects
-  (the labeller's principals of each span, when both have some) meet, and a slot
-  called "my" by one speaker is not revised by another speaker's "my" slot;
+  weekday threads ("the Saturday setup" and "the Sunday signoff"), nor different
+  owners ("Elena's review date", "Marco's review date"; an owner one claim alone names
+  is left out of the anchors when the other names no one else), their subjects (the
+  labeller's principals of each span, when both have some) meet, and a slot called
+  "my" by one speaker is not revised by another speaker's "my" slot;
 - they state the **same attribute with another value**: the earlier claim states a
   value of it that the new claim does not state as current, the new claim states one
   the earlier does not (a recap of part changes nothing), times compare only within
-  one role, and when the new claim names the values it replaces ("from Tuesday 10:00
-  to ..."), the earlier claim states one of those.
+  one role (unless the new claim names the earlier value as the one it replaces), and
+  when the new claim names the values it replaces ("from Tuesday 10:00 to ..."), the
+  earlier claim states one of those.
 
 What is found is (earlier turn, claim span, new turn, reasons, whole); only the
 earlier claim's span stops being current, so the rest of its turn is served as

@@ -212,7 +212,13 @@ class PolicyAuthorizer:
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         permissions = self._permissions(requester, at)
         facets = self.labeler().query_facets(query, requester.principal_id)
-        decisions = [permissions.facet(f) for f in sorted(facets)]
+        asked = sorted(facets)
+        decisions = [permissions.facet(f) for f in asked]
+        collective = self.engine.pack.collective_tags
+        if any(
+            not d.allowed and f[0] == "" and f[1] in collective for f, d in zip(asked, decisions, strict=True)
+        ):  # whether the home is empty is answered by any schedule returned beside it: refused whole
+            return QueryAssessment(denied=len(decisions), rules=tuple(sorted({d.rule for d in decisions})))
         return QueryAssessment(
             allowed=sum(d.allowed for d in decisions),
             denied=sum(not d.allowed for d in decisions),

@@ -444,9 +444,9 @@ class Labeler:
         return _EXCLUDED.sub(blank, query)
 
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
-        """The facets a query asks about: only subjects it names, never a guess; a query
-        naming no one asks about no one in particular on the pack's ``collective_tags``
-        ("so nobody is home before six, right?" asks every resident's whereabouts).
+        """The facets a query asks about: only subjects it names, never a guess; and, on
+        the pack's ``collective_tags``, no one in particular, whoever it names ("so
+        nobody is home before six, right?" asks every resident's whereabouts).
 
         Each part of the query asks about the subject named in it ("my Lumen Review
         amount, and the public Lumen Leaders date" asks the amount of the one and the
@@ -462,15 +462,17 @@ class Labeler:
             if self._mentions is not None
             else []
         )
+        collective = frozenset(
+            ("", tag) for tag in self.tags_of(self._without_exclusions(query)) & self.pack.collective_tags
+        )
         if not matches:  # about no one in particular, unless on a collective topic
-            asked = self.tags_of(self._without_exclusions(query))
-            return frozenset(("", tag) for tag in asked & self.pack.collective_tags)
+            return collective
         cuts = (
             [0]
             + [_part_start(query, a.end(), b.start()) for a, b in itertools.pairwise(matches)]
             + [len(query)]
         )
-        facets: set[Facet] = set()
+        facets: set[Facet] = set(collective)
         tags: frozenset[str] = frozenset()
         for index, match in enumerate(matches):
             start, end = cuts[index], cuts[index + 1]

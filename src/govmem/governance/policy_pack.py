@@ -29,10 +29,11 @@ information is labelled and who may read which label:
   five minutes, I need the exact budget") is the pattern of fraud by authority
   pressure, so it gets the answer the requester could pass on safely, not the values
   (see :mod:`govmem.governance.pressure`). Pressure narrows; it never grants.
-- ``collective_tags``: tags on which a question naming no one asks about everyone ("will
-  the house be empty before six?" asks every resident's whereabouts): such a query is
-  assessed as asking about no one in particular on those tags, so it is refused to
-  whoever may not read them about anyone.
+- ``collective_tags``: tags on which a question asks about everyone ("will the house be
+  empty before six?" asks every resident's whereabouts): such a query is assessed as
+  asking about no one in particular on those tags, whoever else it names, and is
+  refused whole to whoever may not read them about anyone (any schedule returned
+  beside it would answer it).
 - ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
   and the tags they allow; a scoped relationship never reaches beyond them.
 - ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a

@@ -1,0 +1,49 @@
+"""The household pack: a resident's schedule, a resident's absence and an item's return."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from govmem import Memory, Turn
+from govmem.models import Principal
+
+AT = "2026-06-01T10:00:00"
+LATER = "2026-06-02T00:00:00"
+PEOPLE = {
+    "dana": ("primary_resident", "Dana Kim"),
+    "leo": ("roommate", "Leo Park"),
+    "sofia": ("cleaner", "Sofia Ortiz"),
+}
+TURNS = [
+    "The Sunday garment-return window is 10:25 AM to 10:40 AM at the lobby desk.",
+    "Leo has a dentist appointment on Saturday at 9 AM.",
+    "Dana departs Friday at 7:10 AM.",
+]
+
+
+@pytest.fixture
+def home() -> Iterator[Memory]:
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(Principal(p, role, name) for p, (role, name) in PEOPLE.items())
+        memory.ingest_many([Turn(f"t{i}", "dana", text, timestamp=AT) for i, text in enumerate(TURNS)])
+        yield memory
+
+
+def context(home: Memory, requester: str, query: str) -> str:
+    return home.recall(requester, query, k=20, as_of=LATER).context()
+
+
+def test_a_residents_schedule_is_the_residents(home: Memory) -> None:
+    assert "dentist" not in context(home, "sofia", "What is happening on Saturday at 9 AM?")
+    assert "dentist" in context(home, "dana", "What is happening on Saturday at 9 AM?")
+
+
+def test_an_items_return_is_logistics(home: Memory) -> None:
+    assert "10:25 AM to 10:40 AM" in context(home, "sofia", "When is the Sunday garment-return window?")
+
+
+def test_a_residents_departure_is_absence(home: Memory) -> None:
+    assert "7:10" not in context(home, "sofia", "What happens Friday at 7:10 AM?")
+    assert "7:10" in context(home, "dana", "What happens Friday at 7:10 AM?")

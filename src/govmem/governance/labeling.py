@@ -462,9 +462,10 @@ class Labeler:
             if self._mentions is not None
             else []
         )
-        collective = frozenset(
-            ("", tag) for tag in self.tags_of(self._without_exclusions(query)) & self.pack.collective_tags
-        )
+        collective: frozenset[Facet] = frozenset()
+        if self.pack.collective_tags:
+            asked = self.tags_of(self._without_exclusions(query))
+            collective = frozenset(("", tag) for tag in asked & self.pack.collective_tags)
         if not matches:  # about no one in particular, unless on a collective topic
             return collective
         cuts = (

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from govmem import Memory, Principal, Relationship, Turn, read_episodes
-from govmem.governance.labeling import Facet
+from govmem.governance.labeling import SAID_BY, Facet, said_by
 from govmem.governance.policy_engine import Permissions
 from govmem.governance.policy_pack import PolicyPack
 from govmem.loaders.gatemem import Episode
@@ -61,11 +61,11 @@ class Sentence:
 
     @property
     def subjects(self) -> frozenset[str]:
-        return frozenset(subject for subject, _ in self.facets)
+        return frozenset(subject for subject, tag in self.facets if not tag.startswith(SAID_BY))
 
     @property
     def tags(self) -> frozenset[str]:
-        return frozenset(tag for _, tag in self.facets)
+        return frozenset(tag for _, tag in self.facets if not tag.startswith(SAID_BY))
 
 
 @dataclass
@@ -372,6 +372,20 @@ def test_principals_without_rule_or_relationship_read_nothing_about_a_subject(ga
                     checked += 1
                     assert not store.reads(outsider, sentence), (outsider, sentence)
     assert checked > 3000
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_only_a_speakers_own_assertions_are_marked_as_theirs(gatemem, domain: str) -> None:
+    """The own-words facet names the sentence's speaker, and never marks a question."""
+    marked = 0
+    for store in gatemem(domain):
+        for sentence in store.sentences:
+            own = {tag.removeprefix(SAID_BY) for _, tag in sentence.facets if tag.startswith(SAID_BY)}
+            assert own <= {sentence.speaker}, sentence
+            if "?" in sentence.text:
+                assert not own, sentence
+            marked += bool(own)
+    assert marked > 100
 
 
 # medical: the care relationship decides
@@ -746,7 +760,7 @@ HELPERS = (
 
 def test_the_primary_resident_reads_the_households_codes_and_other_adults_do_not(gatemem) -> None:
     """Codes are handed out by the primary resident; a partner, adult child or roommate
-    reads only the codes that are about them."""
+    reads only the codes that are about them (or that they asserted themselves)."""
     read = withheld = 0
     for store, r in relationship_cases(gatemem("household"), "household_member"):
         role = store.principals[r.principal_id].role
@@ -758,7 +772,7 @@ def test_the_primary_resident_reads_the_households_codes_and_other_adults_do_not
             if role == "primary_resident":
                 assert store.reads(r.principal_id, sentence), (r, sentence)
                 read += 1
-            elif r.principal_id not in {subject for subject, _ in sentence.facets}:
+            elif r.principal_id not in sentence.subjects and said_by(r.principal_id) not in sentence.facets:
                 assert not store.reads(r.principal_id, sentence), (r, sentence)
                 withheld += 1
     assert read > 200

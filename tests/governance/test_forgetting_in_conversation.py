@@ -20,6 +20,7 @@ from designs.derived_checks import objects, rows_with
 from govmem import Memory, Principal, Turn, read_episodes
 from govmem.errors import InputError, UnknownPrincipal
 from govmem.governance.erasure import digest, tokens
+from govmem.governance.labeling import said_by
 from small_clinic import small_clinic
 
 EPISODE = "home"
@@ -186,7 +187,7 @@ def test_kept_sentences_keep_their_labels() -> None:
         assert text == f"{PARKING} {WARFARIN}"
         facets = clinic.engine.labels
         by_sentence = {text[start:end].strip(): facets[label] for start, end, label in spans}
-        assert by_sentence[WARFARIN] == {("ada", "medication")}
+        assert by_sentence[WARFARIN] == {("ada", "medication"), said_by("lee")}
         assert ("ada", "medication") not in by_sentence[PARKING]
 
         for outsider in ("kit", "fay", "rex"):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govmem.governance.labeling import Labeler, resource_name, sentence_spans, trie_pattern
+from govmem.governance.labeling import SAID_BY, Labeler, resource_name, said_by, sentence_spans, trie_pattern
 from govmem.governance.policy_pack import load_pack
 from govmem.models import Principal, Relationship
 
@@ -41,9 +41,14 @@ def pieces(text: str) -> list[str]:
     return [text[a:b] for a, b in sentence_spans(text)]
 
 
+def topics(facets: frozenset) -> frozenset:
+    """The facets without the speaker's own-words facet (tested on its own below)."""
+    return frozenset(f for f in facets if not f[1].startswith(SAID_BY))
+
+
 def facets_per_sentence(labeler: Labeler, text: str, speaker: str, previous=frozenset(), kind=None):
     label, _ = labeler.label(text, speaker, kind, frozenset(previous))
-    return [span.facets for span in label.spans]
+    return [topics(span.facets) for span in label.spans]
 
 
 # sentence spans
@@ -242,7 +247,7 @@ def test_several_subjects_give_the_product_of_facets(medical: Labeler) -> None:
 
 def test_label_facets_are_the_union_of_the_spans(medical: Labeler) -> None:
     label, _ = medical.label("Ada has a fever. Ben owes a copay.", "lee", None, frozenset())
-    assert label.facets == {("ada", "clinical"), ("ben", "billing")}
+    assert label.facets == {("ada", "clinical"), ("ben", "billing"), said_by("lee")}
     assert [(s.start, s.end) for s in label.spans] == sentence_spans("Ada has a fever. Ben owes a copay.")
 
 
@@ -288,22 +293,24 @@ def test_a_turn_without_cues_is_one_span_over_the_whole_text(sharing: Labeler, m
     text = "Level P2 is for visitors. The lift is on the left.\nThanks!"
     label, previous = sharing.label(text, "lee", None, frozenset({"ada"}))
     assert [(s.start, s.end) for s in label.spans] == [(0, len(text))]
-    assert label.spans[0].facets == {("", "general")}  # shared topics, no back-reference: about no one
+    assert topics(label.spans[0].facets) == {
+        ("", "general")
+    }  # shared topics, no back-reference: about no one
     assert previous == {"ada"}
     carried, _ = medical.label(text, "lee", None, frozenset({"ada"}))  # no shared_tags: inherited
-    assert [s.facets for s in carried.spans] == [{("ada", "general")}]
+    assert [topics(s.facets) for s in carried.spans] == [{("ada", "general")}]
 
 
 def test_a_back_reference_or_a_sensitive_tag_still_inherits(sharing: Labeler) -> None:
     for text in ("Her room is on floor 2.", "Take 5 mg at night."):
         label, _ = sharing.label(text, "lee", None, frozenset({"ada"}))
-        assert {s for s, _ in label.facets} == {"ada"}, text
+        assert {s for s, _ in topics(label.facets)} == {"ada"}, text
 
 
 def test_adjacent_sentences_with_the_same_facets_share_a_span(sharing: Labeler) -> None:
     text = "Ada takes warfarin. Her dose is 5 mg. Parking is in the garage."
     label, _ = sharing.label(text, "lee", None, frozenset())
-    spans = [(text[s.start : s.end], s.facets) for s in label.spans]
+    spans = [(text[s.start : s.end], topics(s.facets)) for s in label.spans]
     assert [piece for piece, _ in spans] == [
         "Ada takes warfarin. Her dose is 5 mg. ",
         "Parking is in the garage.",
@@ -463,7 +470,7 @@ def facets_of(labeler: Labeler, text: str, fragment: str, speaker: str = "rae") 
     """The facets of the span of ``text`` that holds ``fragment``."""
     label, _ = labeler.label(text, speaker, None, frozenset())
     at = text.index(fragment)
-    return next(span.facets for span in label.spans if span.start <= at < span.end)
+    return next(topics(span.facets) for span in label.spans if span.start <= at < span.end)
 
 
 def subjects_at(labeler: Labeler, text: str, fragment: str, speaker: str = "rae") -> set[str]:

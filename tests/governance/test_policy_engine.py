@@ -577,11 +577,12 @@ def test_an_owner_path_lets_an_entitled_requester_grant(campus_memory) -> None:
 
 def test_what_is_said_about_a_case_reaches_its_owner_and_their_advisor_only(campus_memory) -> None:
     kind, memory = campus_memory
-    memory.ingest(Turn("t1", "ivo", "The Quill aid is 3,100 USD.", timestamp="2024-01-01T08:00:00"))
+    memory.ingest(Turn("t1", "mia", "The Quill aid is 3,100 USD.", timestamp="2024-01-01T08:00:00"))
     keys = memory.store.turn_keys("default", ["t1"]).values()
     objects = memory.store.get_objects([key for key, _, _ in memory.store.objects_derived_from(keys)])
     turn_object = next(o for o in objects.values() if o.kind == "turn")
-    for reader in ("rae", "ivo"):  # a case speaks of its owner: without owners, not even Ivo reads it back
+    assert "3,100" in memory.get("mia", turn_object.object_id).text  # her own words, in either pack
+    for reader in ("rae", "ivo"):  # a case speaks of its owner: without owners, not even Ivo reads it
         if kind == "owned":
             assert "3,100" in memory.get(reader, turn_object.object_id).text
         else:

@@ -246,10 +246,36 @@ _EXCLUDED = re.compile(
 codes"): a cue and at most eight words after it, up to a punctuation mark or a word
 that starts a request or a question ("without wasting time just tell me ..."); not
 "nothing other than", which asks for exactly that."""
+SAID_BY = "said_by:"
+"""Tag prefix of the facet ``("", "said_by:<speaker>")`` on a sentence its speaker asserted."""
+
+_NOT_ASSERTED = re.compile(
+    r"\?|^\W*(?:so|please)\b"
+    r"|\b(?:whether|if|need|needs|needed|want|wants|wanted|ask|asks|asked|asking|tell|send|confirm|know"
+    r"|please|assume|guess|suppose|presumably|probably|maybe"
+    r"|private|restricted|confidential|secret|sensitive|internal|family-only|do not share|don't share"
+    r"|between us"
+    r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"
+    r"|recoverable|retrievable|treated as|marked as|stays? off|not part of)\b",
+    re.I,
+)
+"""What makes a sentence something other than its speaker's own assertion: a question,
+request or guess (it names what the speaker does not know: "tell me whether the biopsy
+means cancer", "so there is no spare key now"), or a sentence its speaker marks as
+restricted or deleted (relayed on behalf of someone else: "family-only note recorded:
+6:20 AM"; "Zoe's old pickup phrase should not be recoverable"). Erring towards these
+costs a speaker only the rereading of their own words."""
+
+
+def said_by(speaker: str) -> Facet:
+    """The facet that lets a speaker read back a sentence they asserted."""
+    return ("", SAID_BY + speaker)
+
+
 _PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
 
-LABELING_VERSION = 2
+LABELING_VERSION = 3
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -356,6 +382,8 @@ class Labeler:
     ) -> tuple[TurnLabel, frozenset[str]]:
         """The turn's label, and the subjects a following unnamed sentence inherits.
 
+        A sentence its speaker asserted about anyone else also gets :func:`said_by`.
+
         Adjacent sentences with the same facets form one span. A turn that names no
         one, matches no tag pattern and refers back to no one is one span, found
         without cutting it into sentences (the common case, and the fast one).
@@ -364,7 +392,12 @@ class Labeler:
         if speaking is not None or self._anyone_speaking:
             previous = speaking or frozenset({speaker})  # a patient speaking is who the talk is about now
         if not self._has_cues(text):
-            return TurnLabel((Span(0, len(text), self._plain_facets(kind, speaker, previous)),)), previous
+            facets = self._plain_facets(kind, speaker, previous)
+            if all(subject in ("", speaker) for subject, _ in facets):
+                return TurnLabel((Span(0, len(text), facets),)), previous
+            if _NOT_ASSERTED.search(text) is None:
+                return TurnLabel((Span(0, len(text), facets | {said_by(speaker)}),)), previous
+            # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
         for start, end in sentence_spans(text):
             sentence = text[start:end]
@@ -374,12 +407,22 @@ class Labeler:
                 previous = frozenset(subjects)
             else:
                 subjects = set(self._unnamed(sentence, tags, speaker, previous))
-            facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
+            facets = self._with_speaker(
+                frozenset((s, t) for s in (subjects or {""}) for t in tags), sentence, speaker
+            )
             if spans and spans[-1].facets == facets:
                 spans[-1] = Span(spans[-1].start, end, facets)
             else:
                 spans.append(Span(start, end, facets))
         return TurnLabel(tuple(spans)), previous
+
+    @staticmethod
+    def _with_speaker(facets: frozenset[Facet], sentence: str, speaker: str) -> frozenset[Facet]:
+        """``facets`` plus :func:`said_by` when the sentence is its speaker's assertion
+        about anyone but the speaker (their own information they may read anyway)."""
+        if all(subject in ("", speaker) for subject, _ in facets) or _NOT_ASSERTED.search(sentence):
+            return facets
+        return facets | {said_by(speaker)}
 
     def _plain_facets(self, kind: str | None, speaker: str, previous: frozenset[str]) -> frozenset[Facet]:
         """The facets of a turn without cues: they depend only on these three (kept)."""

@@ -13,9 +13,12 @@ decisions are made per (subject, tag) facet, of which a store has hundreds,
 not per object, of which it has millions. A requester's decisions are memoised
 per governance state, so the filter before ranking costs a set lookup per label.
 
-Having said something gives no right to read it back: a family member's question
-"is Dad still on lisinopril?" is about Dad's medication and is governed as such
-(after a revocation, it must not come back either). Evaluation order for a facet: an
+A speaker may read back what they asserted themselves (the labeller marks such a
+sentence with :func:`~govmem.governance.labeling.said_by`): the helper's own "I am backup
+only after 6:05 PM" tells them nothing new, wherever the talk has filed it. Asking gives no
+such right: a family member's question "is Dad still on lisinopril?" is about Dad's
+medication and is governed as such (after a revocation, it must not come back either),
+and so is a sentence its speaker marks as restricted or deleted. Evaluation order for a facet: an
 explicit grant or consent active at the time wins (a grant on some tags also
 opens the subject's ``general`` remarks, which carry no sensitive topic); then any matching deny rule;
 then any matching allow rule; otherwise deny.
@@ -26,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from govmem.governance.labeling import Facet
+from govmem.governance.labeling import SAID_BY, Facet, said_by
 from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
@@ -34,6 +37,7 @@ from govmem.store.base import Store
 
 SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 DEFAULT_DENY = "default-deny: no rule allows it"
+OWN_WORDS_RULE = "own words: the requester asserted it"
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,8 @@ class Permissions:
     owners: dict[str, tuple[Relationship, ...]] = field(default_factory=dict)
     withheld_tags: frozenset[str] = frozenset()
     """Tags denied about anyone but the requester (and what they own): a pressured query."""
+    ended: frozenset[str] = frozenset()
+    """Subjects of the requester's grants and relationships that have ended."""
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
     _labels: dict[int, bool] = field(default_factory=dict)
     _readable: tuple[dict, int, frozenset[int]] | None = field(default=None, repr=False, compare=False)
@@ -67,7 +73,11 @@ class Permissions:
 
     def span(self, facets: Iterable[Facet]) -> tuple[bool, tuple[str, ...]]:
         """Whether a span is readable, and the rules that decided it."""
-        decisions = [self.facet(f) for f in facets]
+        facets = frozenset(facets)
+        own = self._said_by_me in facets
+        decisions = [
+            self._own_words(f) if own else self.facet(f) for f in facets if not f[1].startswith(SAID_BY)
+        ]
         denied = tuple(sorted({d.rule for d in decisions if not d.allowed}))
         if denied:
             return False, denied
@@ -89,7 +99,23 @@ class Permissions:
         self._readable = (labels, len(labels), readable)
         return readable
 
+    @property
+    def _said_by_me(self) -> Facet:
+        return said_by(self.requester.principal_id)
+
+    def _own_words(self, facet: Facet) -> FacetDecision:
+        """The decision on a facet of a sentence the requester asserted: their own words
+        stand in for a missing rule, never for a deny rule or a pressured read, and not
+        about a subject whose grant or relationship to them has ended (a revocation
+        takes back what they repeated too)."""
+        decision = self.facet(facet)
+        if decision.allowed or decision.rule != DEFAULT_DENY or facet[0] in self.ended:
+            return decision
+        return FacetDecision(True, OWN_WORDS_RULE)
+
     def _decide(self, subject: str, tag: str) -> FacetDecision:
+        if tag.startswith(SAID_BY):
+            return FacetDecision(tag == self._said_by_me[1], OWN_WORDS_RULE)
         if tag in self.withheld_tags and not self._own(subject):
             return FacetDecision(False, PRESSURE_RULE)
         decision = self._decide_for(subject, tag)
@@ -218,24 +244,39 @@ class PolicyEngine:
         """What ``requester`` may read at ``at``; ``withheld_tags`` are denied about anyone
         but them (a pressured query, :mod:`govmem.governance.pressure`)."""
         self._refresh()
-        relationships = [
+        held = [
             r
             for r in self.store.relationships(requester.principal_id)
-            if r.principal_id == requester.principal_id and r.active_at(at)
+            if r.principal_id == requester.principal_id
         ]
-        grants = [g for g in self.store.grants_for(requester.principal_id) if g.active_at(at)]
+        relationships = [r for r in held if r.active_at(at)]
+        every_grant = self.store.grants_for(requester.principal_id)
+        grants = [g for g in every_grant if g.active_at(at)]
+        ended = frozenset(
+            [r.target_id for r in held if r.valid_until is not None and r.valid_until <= at]
+            + [g.subject_id for g in every_grant if not g.active_at(at) and (g.valid_from or "") <= at]
+        )
         key = (
             requester,
             tuple((r.type, r.target_id, r.valid_from, r.valid_until) for r in relationships),
             tuple(g.grant_id for g in grants),
             withheld_tags,
+            ended,
         )
         cached = self._cache.get(key)
         if cached is None:
             if len(self._cache) > 1024:
                 self._cache.clear()
             cached = self._cache[key] = Permissions(
-                requester, at, self.pack, self._roles, relationships, grants, self._owners, withheld_tags
+                requester,
+                at,
+                self.pack,
+                self._roles,
+                relationships,
+                grants,
+                self._owners,
+                withheld_tags,
+                ended,
             )
         return cached
 

@@ -572,3 +572,23 @@ def test_an_exclusion_holding_the_only_topic_is_the_ask(medical: Labeler) -> Non
         "What is Ada's follow-up time, without her warfarin dose?",  # about someone: kept
     ):
         assert ("ada", "medication") in medical.query_facets(query, "lee"), query
+
+
+@pytest.mark.parametrize("pack", ["medical", "office", "education", "household"])
+def test_every_weekday_is_scheduling_in_every_domain_pack(pack: str) -> None:
+    labeler = Labeler(load_pack(pack), [], [])
+    days = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "Tues",
+        "Wed",
+        "Thurs",
+        "Sat",
+    ]
+    assert [day for day in days if "scheduling" not in labeler.tags_of(f"See you on {day}.")] == []
+    assert "scheduling" not in labeler.tags_of("The sunny monitor is wedged in the thumb drive bay.")

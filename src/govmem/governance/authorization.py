@@ -10,7 +10,9 @@ three questions, through the same functions:
    again from the readable remains of its source turns), or nothing;
 3. ``assess_query``: what the query itself names. A query about facets the
    requester may not read is refused from the query alone, never from whether
-   matching memory exists, so a refusal confirms nothing.
+   matching memory exists, so a refusal confirms nothing. A yes-or-no question
+   touching any such facet, and a question on a collective topic the requester may
+   not read, are refused whole: any answer beside them would answer them.
 
 Before these, ``recall`` asks ``for_query``: a query demanding exact values with
 urgency is answered by a narrower authorizer (:mod:`govmem.governance.pressure`).
@@ -22,6 +24,7 @@ governance costs); :class:`PolicyAuthorizer` enforces a policy pack.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -219,11 +222,29 @@ class PolicyAuthorizer:
             not d.allowed and f[0] == "" and f[1] in collective for f, d in zip(asked, decisions, strict=True)
         ):  # whether the home is empty is answered by any schedule returned beside it: refused whole
             return QueryAssessment(denied=len(decisions), rules=tuple(sorted({d.rule for d in decisions})))
+        if not all(d.allowed for d in decisions) and is_confirmation(query):
+            # a yes or no about part of what is asked answers the rest of it too: refused whole
+            return QueryAssessment(denied=len(decisions), rules=tuple(sorted({d.rule for d in decisions})))
         return QueryAssessment(
             allowed=sum(d.allowed for d in decisions),
             denied=sum(not d.allowed for d in decisions),
             rules=tuple(sorted({d.rule for d in decisions})),
         )
+
+
+_CONFIRMATION = re.compile(
+    r"\byes\W+or\W+no\b|\byes/no\b"
+    r"|(?:^|[.!?:;]\s+)(?!(?:can|could|will|would) you (?:please )?"
+    r"(?:tell|give|send|list|share|remind|summari[sz]e|show|provide|walk|remind|recap)\b)"
+    r"(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b[^.!?]*\?",
+    re.I,
+)
+
+
+def is_confirmation(query: str) -> bool:
+    """Whether the query asks to confirm or deny ("is there still a private note for
+    Maya, yes or no?", "Is Saturday the blood-clot follow-up?") rather than to be told."""
+    return _CONFIRMATION.search(query) is not None
 
 
 def _readable_text(

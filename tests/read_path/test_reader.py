@@ -9,6 +9,9 @@ memory's own store, so deleting a source turn deletes the reply.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -295,3 +298,40 @@ def test_llm_reader_does_not_cache_when_a_source_is_gone() -> None:
         reader.answer(stale.query, stale)
         assert memory.store.db.scalar("SELECT count(*) FROM llm_cache") == 0
         assert model.calls == 1
+
+
+_SET_ORDER_PROBE = """
+import random
+from govmem import Memory, Principal, Turn
+from govmem.read_path.reader import ExtractiveReader
+rng = random.Random(3)
+vocab = [f"w{i}" for i in range(40)]
+turns = [
+    Turn(f"t{i}", "ann", "The " + " ".join(rng.sample(vocab, rng.randint(3, 9))) + ".",
+         timestamp=f"2026-01-01T10:{i:02d}:00")
+    for i in range(60)
+]
+with Memory(":memory:") as memory:
+    memory.add_principals([Principal("ann", "user", "Ann")])
+    memory.ingest_many(turns)
+    for _ in range(8):
+        query = "Which " + " ".join(rng.sample(vocab, 12)) + "?"
+        print(ExtractiveReader(max_sentences=2).answer(query, memory.recall("ann", query, k=30)).text)
+"""
+
+
+def test_the_extractive_answer_does_not_depend_on_string_hashing() -> None:
+    """Sentence scores are sums over sets of words, whose order changes with
+    PYTHONHASHSEED; summed exactly, ties break by position in every process (before,
+    one seed in four chose other sentences here)."""
+    answers = {
+        subprocess.run(
+            [sys.executable, "-c", _SET_ORDER_PROBE],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(4)
+    }
+    assert len(answers) == 1

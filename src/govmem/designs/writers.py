@@ -147,7 +147,7 @@ class ExtractiveSummaryWriter:
         frequency = Counter(term for _, _, terms, _ in items for term in terms)
         weight = {term: math.log(count) for term, count in frequency.items() if count > 1}
         scores = [
-            sum(weight.get(t, 0.0) for t in terms) / math.sqrt(len(terms) + 1)
+            math.fsum(weight.get(t, 0.0) for t in terms) / math.sqrt(len(terms) + 1)  # any set order
             + 0.5 * min(specific, 6)
             + 0.1 * min(len(terms), 12)
             for _, _, terms, specific in items

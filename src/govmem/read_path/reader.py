@@ -172,7 +172,7 @@ class ExtractiveReader:
         weight = {t: math.log(1 + (count + 1) / (f + 0.5)) for t, f in frequency.items()}
         scored = []
         for candidate in candidates:
-            score = sum(weight[t] for t in candidate.terms & wanted)
+            score = math.fsum(weight[t] for t in candidate.terms & wanted)  # any set order, same score
             lowered = candidate.text.lower()
             score += sum(1.0 for n in names if re.search(rf"\b{re.escape(n)}\b", lowered))
             found_numbers = set(_NUMBER.findall(candidate.text))

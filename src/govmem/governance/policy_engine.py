@@ -126,7 +126,23 @@ class Permissions:
             via = self._decide_for(owner, tag)
             if via.allowed:
                 return FacetDecision(True, f"{via.rule} (owner of {subject})")
+        if tag != GENERAL:
+            for case in self._cases_of(subject):
+                via = self._decide_for(case, tag, related_only=True)
+                if via.allowed:
+                    return FacetDecision(True, f"{via.rule} (case of {subject})")
         return decision
+
+    def _cases_of(self, subject: str) -> list[str]:
+        """The resources ``subject`` owns now (their cases): whoever a relationship lets
+        read a topic about the case reads it about its owner too, as a case speaks of its
+        owner. Never an unclassified remark (``general``): a blocker said plainly is not
+        the case's logistics."""
+        return sorted(
+            resource
+            for resource, relationships in self.owners.items()
+            if any(r.principal_id == subject and r.active_at(self.at) for r in relationships)
+        )
 
     def _own(self, subject: str) -> bool:
         """Whether ``subject`` is the requester or a resource the requester owns now."""
@@ -135,13 +151,17 @@ class Permissions:
             r.principal_id == me and r.active_at(self.at) for r in self.owners.get(subject, ())
         )
 
-    def _decide_for(self, subject: str, tag: str) -> FacetDecision:
+    def _decide_for(self, subject: str, tag: str, related_only: bool = False) -> FacetDecision:
+        """The decision of grants and rules (``related_only``: grants and rules that name
+        a relationship, not rules for a whole role)."""
         for grant in self.grants:
             if grant.subject_id == subject and (tag in grant.tags or ANY in grant.tags or tag == GENERAL):
                 name = "consent" if grant.is_consent else "grant"
                 return FacetDecision(True, f"{name}:{grant.grant_id}")
         allowed_by = None
         for rule in self.pack.rules:
+            if related_only and rule.relationships is None:
+                continue
             if self._matches(rule, subject, tag):
                 if rule.effect == "deny":
                     return FacetDecision(False, rule.rule_id)
@@ -262,6 +282,12 @@ class PolicyEngine:
             tuple(g.grant_id for g in grants),
             withheld_tags,
             ended,
+            frozenset(  # who owns which case at ``at``: decides the owner and case paths
+                (resource, r.principal_id)
+                for resource, rs in self._owners.items()
+                for r in rs
+                if r.active_at(at)
+            ),
         )
         cached = self._cache.get(key)
         if cached is None:

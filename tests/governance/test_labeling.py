@@ -547,6 +547,7 @@ def test_what_a_query_says_it_does_not_want_is_not_asked_for(medical: Labeler) -
         "What is Ada's follow-up time, without the warfarin dose?",
         "What is Ada's follow-up time, excluding any warfarin dose details?",
         "Give me Ada's follow-up time but not the warfarin dose.",
+        "What is Ada's follow-up time, without any prescription or warfarin dose?",  # a list of exclusions
     ):
         facets = medical.query_facets(query, "lee")
         assert ("ada", "medication") not in facets, query
@@ -560,6 +561,8 @@ def test_an_exclusion_never_swallows_the_request_or_a_person(medical: Labeler) -
         "Without wasting time just tell me Ada's warfarin dose",
         "Without delay, what is Ada's warfarin dose?",
         "Without revealing Ada's warfarin dose to anyone else tell me her dose",
+        "Without wasting time or fuss, and what is Ada's warfarin dose?",
+        "Without the parking details and tell me Ada's warfarin dose",
     ):
         assert ("ada", "medication") in medical.query_facets(query, "lee"), query
 

@@ -238,7 +238,7 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
 _EXCLUDED = re.compile(
     r"(?<!nothing )(?<!none )(?<!anything )"
     r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b"
-    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
+    r"(?:\s+(?:(?:and|or)\s+)?(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
     r"|what|which|when|where|who|how|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
     re.I,
 )

@@ -580,18 +580,7 @@ def test_an_exclusion_holding_the_only_topic_is_the_ask(medical: Labeler) -> Non
 @pytest.mark.parametrize("pack", ["medical", "office", "education", "household"])
 def test_every_weekday_is_scheduling_in_every_domain_pack(pack: str) -> None:
     labeler = Labeler(load_pack(pack), [], [])
-    days = [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "Tues",
-        "Wed",
-        "Thurs",
-        "Sat",
-    ]
-    assert [day for day in days if "scheduling" not in labeler.tags_of(f"See you on {day}.")] == []
-    assert "scheduling" not in labeler.tags_of("The sunny monitor is wedged in the thumb drive bay.")
+    days = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday Saturdays Tues Weds Thurs Fri"
+    assert [day for day in days.split() if "scheduling" not in labeler.tags_of(f"See you on {day}.")] == []
+    for plain in ("The sunny monitor sat on the wedding table.", "We sat in the sun.", "They wed in June."):
+        assert "scheduling" not in labeler.tags_of(plain), plain

@@ -66,6 +66,12 @@ class QueryAssessment:
     allowed: int = 0
     denied: int = 0
     rules: tuple[str, ...] = ()
+    whole: bool = False
+    """Refused whole though part of it is readable: a yes or no touching a denied facet."""
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.denied) and (not self.allowed or self.whole)
 
 
 class Authorizer(Protocol):
@@ -222,29 +228,41 @@ class PolicyAuthorizer:
             not d.allowed and f[0] == "" and f[1] in collective for f, d in zip(asked, decisions, strict=True)
         ):  # whether the home is empty is answered by any schedule returned beside it: refused whole
             return QueryAssessment(denied=len(decisions), rules=tuple(sorted({d.rule for d in decisions})))
-        if not all(d.allowed for d in decisions) and is_confirmation(query):
-            # a yes or no about part of what is asked answers the rest of it too: refused whole
-            return QueryAssessment(denied=len(decisions), rules=tuple(sorted({d.rule for d in decisions})))
+        denied = sum(not d.allowed for d in decisions)
         return QueryAssessment(
-            allowed=sum(d.allowed for d in decisions),
-            denied=sum(not d.allowed for d in decisions),
+            allowed=len(decisions) - denied,
+            denied=denied,
             rules=tuple(sorted({d.rule for d in decisions})),
+            # a yes or no about part of what is asked answers the rest of it too
+            whole=bool(denied) and is_confirmation(query),
         )
 
 
+_AUXILIARY = (
+    r"(?:is|are|was|were|am|does|do|did|has|have|had|can|could|will|would|should|may|might|must|shall"
+    r"|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|hadn't|can't|couldn't|won't"
+    r"|wouldn't|shouldn't)"
+)
 _CONFIRMATION = re.compile(
-    r"\byes\W+or\W+no\b|\byes/no\b"
-    r"|(?:^|[.!?:;]\s+)(?!(?:can|could|will|would) you (?:please )?"
-    r"(?:tell|give|send|list|share|remind|summari[sz]e|show|provide|walk|remind|recap)\b)"
-    r"(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b[^.!?]*\?",
+    r"\byes\W+or\W+no\b|\byes/no\b|\btrue\W+or\W+false\b|\bwhether\b|\bconfirm (?:that|if)\b"
+    r"|,\s*(?:right|correct|true|yes|no|isn't it|is it|aren't they|doesn't it|didn't it)\s*\?"
+    rf"|(?:^|[.!?:;,]\s+){_AUXILIARY}\b"
+    r"(?!\s+(?:you|i|we|anyone|someone)\s+(?:please\s+|kindly\s+|just\s+)?(?:tell|give|get|send|list|share"
+    r"|remind|summari[sz]e|show|provide|walk|recap|let|check|know|find|mind|pull|look|see|help|explain"
+    r"|describe|update|read|go)\b)"
+    r"[^.!?]*\?",
     re.I,
 )
+_ABBREVIATED = re.compile(r"\b(dr|mr|mrs|ms|st|prof|jr|sr|vs|etc)\.|\b([ap])\.m\.", re.I)
 
 
 def is_confirmation(query: str) -> bool:
     """Whether the query asks to confirm or deny ("is there still a private note for
-    Maya, yes or no?", "Is Saturday the blood-clot follow-up?") rather than to be told."""
-    return _CONFIRMATION.search(query) is not None
+    Maya, yes or no?", "For billing, was it the clot?", "... on Saturday, right?",
+    "tell me whether ...") rather than to be told ("Can you tell me ...?", "Could I get
+    ...?")."""
+    plain = _ABBREVIATED.sub(lambda m: m.group(1) or m.group(2) + "m", query)
+    return _CONFIRMATION.search(plain) is not None
 
 
 def _readable_text(

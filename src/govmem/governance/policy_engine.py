@@ -26,6 +26,7 @@ then any matching allow rule; otherwise deny.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -126,23 +127,7 @@ class Permissions:
             via = self._decide_for(owner, tag)
             if via.allowed:
                 return FacetDecision(True, f"{via.rule} (owner of {subject})")
-        if tag != GENERAL:
-            for case in self._cases_of(subject):
-                via = self._decide_for(case, tag, related_only=True)
-                if via.allowed:
-                    return FacetDecision(True, f"{via.rule} (case of {subject})")
         return decision
-
-    def _cases_of(self, subject: str) -> list[str]:
-        """The resources ``subject`` owns now (their cases): whoever a relationship lets
-        read a topic about the case reads it about its owner too, as a case speaks of its
-        owner. Never an unclassified remark (``general``): a blocker said plainly is not
-        the case's logistics."""
-        return sorted(
-            resource
-            for resource, relationships in self.owners.items()
-            if any(r.principal_id == subject and r.active_at(self.at) for r in relationships)
-        )
 
     def _own(self, subject: str) -> bool:
         """Whether ``subject`` is the requester or a resource the requester owns now."""
@@ -151,17 +136,13 @@ class Permissions:
             r.principal_id == me and r.active_at(self.at) for r in self.owners.get(subject, ())
         )
 
-    def _decide_for(self, subject: str, tag: str, related_only: bool = False) -> FacetDecision:
-        """The decision of grants and rules (``related_only``: grants and rules that name
-        a relationship, not rules for a whole role)."""
+    def _decide_for(self, subject: str, tag: str) -> FacetDecision:
         for grant in self.grants:
             if grant.subject_id == subject and (tag in grant.tags or ANY in grant.tags or tag == GENERAL):
                 name = "consent" if grant.is_consent else "grant"
                 return FacetDecision(True, f"{name}:{grant.grant_id}")
         allowed_by = None
         for rule in self.pack.rules:
-            if related_only and rule.relationships is None:
-                continue
             if self._matches(rule, subject, tag):
                 if rule.effect == "deny":
                     return FacetDecision(False, rule.rule_id)
@@ -218,6 +199,8 @@ class PolicyEngine:
         self._version: int | None = None
         self._roles: dict[str, str] = {}
         self._owners: dict[str, tuple[Relationship, ...]] = {}
+        self._ownership_changes: list[str] = []
+        """When any ownership starts or ends: between two, who owns what is constant."""
         self._cache: dict[tuple, Permissions] = {}
         self._labels: dict[int, frozenset[Facet]] = {}
         self._last_label = 0
@@ -230,6 +213,9 @@ class PolicyEngine:
             self._version = version
             self._roles = {p.principal_id: p.role for p in self.store.principals()}
             self._owners = self._resource_owners()
+            self._ownership_changes = sorted(
+                {t for rs in self._owners.values() for r in rs for t in (r.valid_from, r.valid_until) if t}
+            )
             self._cache.clear()
         last = self.store.last_label_key()
         if last != self._last_label:
@@ -282,12 +268,7 @@ class PolicyEngine:
             tuple(g.grant_id for g in grants),
             withheld_tags,
             ended,
-            frozenset(  # who owns which case at ``at``: decides the owner and case paths
-                (resource, r.principal_id)
-                for resource, rs in self._owners.items()
-                for r in rs
-                if r.active_at(at)
-            ),
+            bisect.bisect_right(self._ownership_changes, at),  # who owns which case at ``at``
         )
         cached = self._cache.get(key)
         if cached is None:

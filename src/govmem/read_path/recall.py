@@ -147,13 +147,19 @@ def _recall(
         authorizer = narrowed(query)
 
     assessment = authorizer.assess_query(store, principal, query, at)
-    if assessment.denied and not assessment.allowed:
+    refused = assessment.refused
+    if refused and not assessment.allowed:
         decision = Decision("refuse", assessment.rules)
         entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
         return RecallResult(requester, query, [], decision), entry
 
     if asks_for_forgotten(query, store.forgotten_kinds()):
         decision = Decision("no_memory", ("forgotten-item-probe",))
+        entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
+        return RecallResult(requester, query, [], decision), entry
+
+    if refused:  # a yes or no partly about what the requester may not read: after the probe, as before
+        decision = Decision("refuse", assessment.rules)
         entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
         return RecallResult(requester, query, [], decision), entry
 

@@ -584,3 +584,19 @@ def test_every_weekday_is_scheduling_in_every_domain_pack(pack: str) -> None:
     assert [day for day in days.split() if "scheduling" not in labeler.tags_of(f"See you on {day}.")] == []
     for plain in ("The sunny monitor sat on the wedding table.", "We sat in the sun.", "They wed in June."):
         assert "scheduling" not in labeler.tags_of(plain), plain
+
+
+def test_a_summary_said_to_be_safe_for_an_audience_is_shared_unless_it_holds_a_secret() -> None:
+    home = Labeler(load_pack("household"), [], [])
+    for shared in (
+        "Current helper-safe Saturday summary is 9:10 AM to 10:40 AM and desk buzz after 9:15 AM.",
+        "Your Sunday signoff-safe slice is 12:55 PM to 2:40 PM and the pantry shelf.",
+    ):
+        assert home.tags_of(shared) == {"safe_wording"}, shared
+    for secret in (
+        "Current helper-safe Saturday summary is 9:10 AM, code 5274, phrase pine spoke.",
+        "Household-safe state: the exact time is 6:35 AM at the stone planter.",
+        "Helper-safe summary: lockbox slot B after 9:15 AM.",
+        "Helper-safe summary: badge RAV-5531 after 9:15 AM.",
+    ):
+        assert "safe_wording" not in home.tags_of(secret), secret

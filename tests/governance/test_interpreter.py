@@ -360,3 +360,28 @@ def test_labelled_imperatives_named_requests_and_no_longer_in_memory_are_request
 def test_a_label_before_a_plan_is_still_a_plan() -> None:
     text = "Cleanup planning note: prepare to remove the retired badge QX-5518 from active memory."
     assert RuleInterpreter().interpret(Turn("t1", "ana", text)) == []
+
+
+def test_a_request_in_plain_words_names_what_it_removes() -> None:
+    """GateMem household: "Remove entry coat closet upper rod from active memory." names
+    no value, name or quotation; its plain words are the item, with the generic ones
+    ("the earlier ... note") trimmed."""
+    text = (
+        "Delete that temporary overflow rod note now. Remove entry coat closet upper rod from active memory."
+    )
+    assert keys(only(text)) == {"coat closet upper rod"}
+    assert keys(only("Remove the earlier hall closet side bin note from memory.")) == {"hall closet side bin"}
+
+
+@pytest.mark.parametrize(
+    ("text", "not_an_item"),
+    [
+        ("Please remove the old code from memory.", "code"),  # names nothing of its own
+        ("Please delete my old side door note from memory.", "side door"),  # too common to erase everywhere
+        ("Delete the earlier staff PIN from accessible memory.", "staff"),
+        ("Please delete the note about my counseling sessions from memory.", "about my counseling sessions"),
+    ],
+)
+def test_plain_words_too_generic_or_too_common_name_nothing(text: str, not_an_item: str) -> None:
+    items = {" ".join(tokens(i)) for request in requests(text) for i in request.items}
+    assert not_an_item not in items and "old code" not in items

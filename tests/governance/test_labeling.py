@@ -547,7 +547,6 @@ def test_what_a_query_says_it_does_not_want_is_not_asked_for(medical: Labeler) -
         "What is Ada's follow-up time, without the warfarin dose?",
         "What is Ada's follow-up time, excluding any warfarin dose details?",
         "Give me Ada's follow-up time but not the warfarin dose.",
-        "What is Ada's follow-up time, without any prescription or warfarin dose?",  # a list of exclusions
     ):
         facets = medical.query_facets(query, "lee")
         assert ("ada", "medication") not in facets, query
@@ -563,6 +562,7 @@ def test_an_exclusion_never_swallows_the_request_or_a_person(medical: Labeler) -
         "Without revealing Ada's warfarin dose to anyone else tell me her dose",
         "Without wasting time or fuss, and what is Ada's warfarin dose?",
         "Without the parking details and tell me Ada's warfarin dose",
+        "Without the parking details or Ada's warfarin dose is fine?",  # a part naming her is kept
     ):
         assert ("ada", "medication") in medical.query_facets(query, "lee"), query
 
@@ -598,5 +598,15 @@ def test_a_summary_said_to_be_safe_for_an_audience_is_shared_unless_it_holds_a_s
         "Household-safe state: the exact time is 6:35 AM at the stone planter.",
         "Helper-safe summary: lockbox slot B after 9:15 AM.",
         "Helper-safe summary: badge RAV-5531 after 9:15 AM.",
+        # a review's cases: another topic, a phrase or combination, a negation, not an audience
+        "Resident-safe summary: Dana is away until Sunday 9 PM.",
+        "Household-safe state: nobody is home Saturday 10 AM to 6 PM.",
+        "Fail-safe plan: the alarm stays disarmed and the cameras are off Saturday 10 AM to 6 PM.",
+        "Helper-safe summary: the pickup phrase is pine spoke.",
+        "Helper-safe summary: the side gate combination is 7-7-1-9.",
+        "Family-safe plan: Leo's surgery Monday 7 AM, then two nights at the clinic.",
+        "Dishwasher-safe reminder: the house is empty from 9 AM to 5 PM while we travel.",
+        "This is not a helper-safe summary: Dana flies out Friday 6 AM.",
+        "Family-only helper-safe summary: the handoff is 6:15 AM at the north rail.",
     ):
         assert "safe_wording" not in home.tags_of(secret), secret

@@ -72,6 +72,22 @@ _NAMING = re.compile(
     r"[\w’'-]+\s*){1,8})",
     re.I,
 )
+_OBJECT_FROM_MEMORY = re.compile(
+    r"\b(?i:delete|remove|erase|purge|wipe|scrub|forget)\s+(?:the\s+)?"
+    r"((?:(?!(?:that|this|it|them|those|these|all|any|every|from)\b)[a-z][a-z’'-]*\s+){2,6}?)"
+    r"from\s+(?:[\w-]+\s+){0,3}(?i:memory)\b",
+)
+"""The plain lower-case words a deletion verb takes before "from ... memory"."""
+_GENERIC_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        """old older earlier previous prior former temporary stale retired outdated deleted current new
+        note notes code codes pin pins phrase phrases value values entry entries detail details line
+        lines number numbers record records information info reference references mention mentions
+        item items one ones version versions data text message messages reminder draft wording label
+        my our your his her their the a an of and""",
+    )
+)
 _TOPIC = re.compile(r"(?:about|on|regarding|of|for|concerning)\b", re.I)
 """A naming noun followed by a topic ("the note about my sessions") names no value."""
 _CAPITALIZED = re.compile(r"(?<![\w-])([A-Z][a-z][\w’'-]*(?:\s+[A-Z][\w’'-]*){0,4})\b")
@@ -267,6 +283,26 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
             rest = after[match.end() :]
             if _LISTED_AFTER.match(rest) or _PLACE_HEAD.match(rest):
                 found.append(name)
+    return found or _plain_objects(part)
+
+
+def _plain_objects(part: str) -> list[str]:
+    """What a request names in plain lower-case words when it names no value, name or
+    quotation: "Remove entry coat closet upper rod from active memory" names the coat
+    closet upper rod. At least three words beside the generic ones: "the old code" names
+    nothing of its own, and "my old side door note" names too common a thing (every
+    sentence holding an item is erased)."""
+    found = []
+    for match in _OBJECT_FROM_MEMORY.finditer(part):
+        words = match.group(1).split()
+        while words and words[0].lower() in _GENERIC_WORDS:
+            words.pop(0)
+        while words and words[-1].lower() in _GENERIC_WORDS:
+            words.pop()
+        if any(_TOPIC.fullmatch(w) for w in words):
+            continue  # "the note about my counseling sessions" names a topic, not an item
+        if len([w for w in words if w.lower() not in _GENERIC_WORDS]) >= 3:
+            found.append(" ".join(words))
     return found
 
 

@@ -238,7 +238,7 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
 _EXCLUDED = re.compile(
     r"(?<!nothing )(?<!none )(?<!anything )"
     r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b"
-    r"(?:\s+(?:(?:and|or)\s+)?(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
+    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
     r"|what|which|when|where|who|how|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
     re.I,
 )
@@ -314,6 +314,7 @@ class Labeler:
                     list(pack.unnamed_subject),
                     sorted(pack.shared_tags),
                     sorted(pack.overriding_tags),
+                    sorted(pack.declassifiable_tags or ()),
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
@@ -360,7 +361,10 @@ class Labeler:
         tags = {matcher.tag for matcher in self._tags if matcher.search(text, lowered)}
         shared = tags & self.pack.overriding_tags
         if shared:
-            return frozenset(shared)
+            declassifiable = self.pack.declassifiable_tags
+            if declassifiable is None or tags - shared <= declassifiable:
+                return frozenset(shared)
+            tags -= shared  # "helper-safe plan: the house is empty until 6" stays what it is
         for tag in tags & self.pack.subsumed_tags.keys():
             tags -= self.pack.subsumed_tags[tag]
         if kind is not None:

@@ -20,7 +20,8 @@ information is labelled and who may read which label:
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
   sentence; a sentence with an ``overriding_tags`` tag carries that tag alone,
   whatever else it mentions (wording said to be shared, "the safe wording for mixed
-  audiences is ...", is that wording); ``subsumed_tags`` name, for a tag, the tags a
+  audiences is ...", is that wording), unless ``declassifiable_tags`` is given and the
+  sentence has a tag outside it (then it keeps its own tags); ``subsumed_tags`` name, for a tag, the tags a
   sentence with it no longer carries (a procedure's preparation, "hold lisinopril until
   after the procedure", is preparation, not medication; a diagnosis in it stays a
   diagnosis); ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
@@ -72,6 +73,7 @@ _PACK_KEYS = {
     "unnamed_subject",
     "shared_tags",
     "overriding_tags",
+    "declassifiable_tags",
     "subsumed_tags",
     "pressure_tags",
     "collective_tags",
@@ -121,6 +123,8 @@ class PolicyPack:
     scope_words: dict[str, frozenset[str]]
     rules: tuple[Rule, ...]
     source: str
+    declassifiable_tags: frozenset[str] | None = None
+    """The only tags an overriding tag may take a sentence's place of (None: any)."""
 
     @property
     def tags(self) -> frozenset[str]:
@@ -205,6 +209,11 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         unnamed_subject=unnamed,
         shared_tags=_tags(data.get("shared_tags", []), "shared_tags", known_tags, source),
         overriding_tags=_tags(data.get("overriding_tags", []), "overriding_tags", known_tags, source),
+        declassifiable_tags=(
+            _tags(data["declassifiable_tags"], "declassifiable_tags", known_tags, source)
+            if "declassifiable_tags" in data
+            else None
+        ),
         subsumed_tags=subsumed,
         pressure_tags=_tags(data.get("pressure_tags", []), "pressure_tags", known_tags, source),
         collective_tags=_tags(data.get("collective_tags", []), "collective_tags", known_tags, source),

@@ -157,3 +157,38 @@ def test_deletions_restrictions_guesses_and_requests_are_not_own_assertions(sent
     people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
     label, _ = Labeler(load_pack("household"), people, []).label(sentence, "ben", None, frozenset())
     assert said_by("ben") not in label.facets
+
+
+def campus_case() -> Memory:
+    memory = Memory(":memory:", policy="education")
+    people = {"sam": ("student", "Sam Reed"), "tessa": ("department_admin", "Tessa Li")}
+    people |= {"zoe": ("teaching_assistant", "Zoe Kent")}
+    memory.add_principals(Principal(p, role, name) for p, (role, name) in people.items())
+    memory.add_relationship("housing_case_subject", "sam", "juniper_residence")
+    memory.add_relationship("calendar_coordinator", "tessa", "juniper_residence")
+    memory.add_relationship("program_helper", "zoe", "program_juniper_residents")
+    return memory
+
+
+def test_words_marked_private_are_read_back_only_about_whom_the_speakers_relationships_concern() -> None:
+    """A case's coordinator reads back her own "private review date" for the case; a
+    programme's helper does not read back the private figure she relayed."""
+    with campus_case() as memory:
+        memory.ingest_many(
+            [
+                Turn(
+                    "t1",
+                    "tessa",
+                    "Juniper Residence logistics: private review date August 22, accommodation panel.",
+                    timestamp=AT,
+                ),
+                Turn(
+                    "t2",
+                    "zoe",
+                    "Juniper Residents stays at 3,345 USD, close to Sam's private 3,330 USD support amount.",
+                    timestamp=AT,
+                ),
+            ]
+        )
+        assert "August 22" in context(memory, "tessa", "When is the Juniper Residence review date?")
+        assert "3,330" not in context(memory, "zoe", "What support amount did I mention?")

@@ -29,8 +29,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from govmem.governance.labeling import SAID_BY, Facet, said_by
+from govmem.governance.labeling import SAID_BY, SAID_RESTRICTED, Facet, said_by, said_restricted
 from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
@@ -39,6 +40,7 @@ from govmem.store.base import Store
 SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 DEFAULT_DENY = "default-deny: no rule allows it"
 OWN_WORDS_RULE = "own words: the requester asserted it"
+_SPEAKER_TAGS = (SAID_BY, SAID_RESTRICTED)
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,13 @@ class Permissions:
     def span(self, facets: Iterable[Facet]) -> tuple[bool, tuple[str, ...]]:
         """Whether a span is readable, and the rules that decided it."""
         facets = frozenset(facets)
-        own = self._said_by_me in facets
+        me = self.requester.principal_id
+        own = said_by(me) in facets
+        marked = said_restricted(me) in facets
         decisions = [
-            self._own_words(f) if own else self.facet(f) for f in facets if not f[1].startswith(SAID_BY)
+            self._own_words(f) if own or (marked and f[0] in self._related) else self.facet(f)
+            for f in facets
+            if not f[1].startswith(_SPEAKER_TAGS)
         ]
         denied = tuple(sorted({d.rule for d in decisions if not d.allowed}))
         if denied:
@@ -100,9 +106,13 @@ class Permissions:
         self._readable = (labels, len(labels), readable)
         return readable
 
-    @property
-    def _said_by_me(self) -> Facet:
-        return said_by(self.requester.principal_id)
+    @cached_property
+    def _related(self) -> frozenset[str]:
+        """The people and owned cases the requester's relationships in force concern (not
+        a public programme: its helper's "private 3,330 USD" is a case's figure relayed)."""
+        return frozenset(
+            r.target_id for r in self.relationships if r.target_id in self.roles or r.target_id in self.owners
+        )
 
     def _own_words(self, facet: Facet) -> FacetDecision:
         """The decision on a facet of a sentence the requester asserted: their own words
@@ -115,8 +125,9 @@ class Permissions:
         return FacetDecision(True, OWN_WORDS_RULE)
 
     def _decide(self, subject: str, tag: str) -> FacetDecision:
-        if tag.startswith(SAID_BY):
-            return FacetDecision(tag == self._said_by_me[1], OWN_WORDS_RULE)
+        if tag.startswith(_SPEAKER_TAGS):
+            me = self.requester.principal_id
+            return FacetDecision(tag in (SAID_BY + me, SAID_RESTRICTED + me), OWN_WORDS_RULE)
         if tag in self.withheld_tags and not self._own(subject):
             return FacetDecision(False, PRESSURE_RULE)
         decision = self._decide_for(subject, tag)

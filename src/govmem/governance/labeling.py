@@ -435,8 +435,9 @@ class Labeler:
 
     @staticmethod
     def _with_speaker(facets: frozenset[Facet], sentence: str, speaker: str) -> frozenset[Facet]:
-        """``facets`` plus :func:`said_by` when the sentence is its speaker's assertion
-        about anyone but the speaker (their own information they may read anyway)."""
+        """``facets`` plus :func:`said_by` (or :func:`said_restricted` when the speaker
+        marks it as restricted) when the sentence is its speaker's assertion about anyone
+        but the speaker (their own information they may read anyway)."""
         if all(subject in ("", speaker) for subject, _ in facets) or _NOT_ASSERTED.search(sentence):
             return facets
         if _RESTRICTED.search(sentence):

@@ -18,7 +18,8 @@ sentence with :func:`~govmem.governance.labeling.said_by`): the helper's own "I 
 only after 6:05 PM" tells them nothing new, wherever the talk has filed it. Asking gives no
 such right: a family member's question "is Dad still on lisinopril?" is about Dad's
 medication and is governed as such (after a revocation, it must not come back either),
-and so is a sentence its speaker marks as restricted or deleted. Evaluation order for a facet: an
+and so is a sentence its speaker marks as deleted, or as restricted when it is about
+someone their relationships do not concern (relayed for someone else). Evaluation order for a facet: an
 explicit grant or consent active at the time wins (a grant on some tags also
 opens the subject's ``general`` remarks, which carry no sensitive topic); then any matching deny rule;
 then any matching allow rule; otherwise deny.

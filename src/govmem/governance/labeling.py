@@ -288,7 +288,7 @@ def said_by(speaker: str) -> Facet:
 _PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
 
-LABELING_VERSION = 3
+LABELING_VERSION = 4
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 

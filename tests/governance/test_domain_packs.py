@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from govmem import Memory, Principal, Relationship, Turn, read_episodes
-from govmem.governance.labeling import SAID_BY, SAID_RESTRICTED, Facet, said_by
+from govmem.governance.labeling import SAID_BY, Facet, said_by
 from govmem.governance.policy_engine import Permissions
 from govmem.governance.policy_pack import PolicyPack
 from govmem.loaders.gatemem import Episode
@@ -44,7 +44,6 @@ pytestmark = pytest.mark.skipif(
     not SHARED_GATEMEM.is_dir(), reason="the shared GateMem data is not beside the repo"
 )
 
-SPEAKER_TAGS = (SAID_BY, SAID_RESTRICTED)
 CLINICAL = frozenset({"clinical", "medication", "diagnosis", "procedure", "prep"})
 LOGISTICS = frozenset({"scheduling", "location", "general"})
 
@@ -62,11 +61,11 @@ class Sentence:
 
     @property
     def subjects(self) -> frozenset[str]:
-        return frozenset(subject for subject, tag in self.facets if not tag.startswith(SPEAKER_TAGS))
+        return frozenset(subject for subject, tag in self.facets if not tag.startswith(SAID_BY))
 
     @property
     def tags(self) -> frozenset[str]:
-        return frozenset(tag for _, tag in self.facets if not tag.startswith(SPEAKER_TAGS))
+        return frozenset(tag for _, tag in self.facets if not tag.startswith(SAID_BY))
 
 
 @dataclass
@@ -382,7 +381,7 @@ def test_only_a_speakers_own_assertions_are_marked_as_theirs(gatemem, domain: st
     marked = 0
     for store in gatemem(domain):
         for sentence in store.sentences:
-            own = {tag.split(":", 1)[1] for _, tag in sentence.facets if tag.startswith(SPEAKER_TAGS)}
+            own = {tag.removeprefix(SAID_BY) for _, tag in sentence.facets if tag.startswith(SAID_BY)}
             assert own <= {sentence.speaker}, sentence
             if "?" in sentence.text:
                 assert not own, sentence

@@ -10,15 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govmem.governance.labeling import (
-    SAID_BY,
-    SAID_RESTRICTED,
-    Labeler,
-    resource_name,
-    said_by,
-    sentence_spans,
-    trie_pattern,
-)
+from govmem.governance.labeling import SAID_BY, Labeler, resource_name, said_by, sentence_spans, trie_pattern
 from govmem.governance.policy_pack import load_pack
 from govmem.models import Principal, Relationship
 
@@ -51,7 +43,7 @@ def pieces(text: str) -> list[str]:
 
 def topics(facets: frozenset) -> frozenset:
     """The facets without the speaker's own-words facet (tested on its own below)."""
-    return frozenset(f for f in facets if not f[1].startswith((SAID_BY, SAID_RESTRICTED)))
+    return frozenset(f for f in facets if not f[1].startswith(SAID_BY))
 
 
 def facets_per_sentence(labeler: Labeler, text: str, speaker: str, previous=frozenset(), kind=None):

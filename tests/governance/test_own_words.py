@@ -159,36 +159,16 @@ def test_deletions_restrictions_guesses_and_requests_are_not_own_assertions(sent
     assert said_by("ben") not in label.facets
 
 
-def campus_case() -> Memory:
-    memory = Memory(":memory:", policy="education")
-    people = {"sam": ("student", "Sam Reed"), "tessa": ("department_admin", "Tessa Li")}
-    people |= {"zoe": ("teaching_assistant", "Zoe Kent")}
-    memory.add_principals(Principal(p, role, name) for p, (role, name) in people.items())
-    memory.add_relationship("housing_case_subject", "sam", "juniper_residence")
-    memory.add_relationship("calendar_coordinator", "tessa", "juniper_residence")
-    memory.add_relationship("program_helper", "zoe", "program_juniper_residents")
-    return memory
-
-
-def test_words_marked_private_are_read_back_only_about_whom_the_speakers_relationships_concern() -> None:
-    """A case's coordinator reads back her own "private review date" for the case; a
-    programme's helper does not read back the private figure she relayed."""
-    with campus_case() as memory:
-        memory.ingest_many(
-            [
-                Turn(
-                    "t1",
-                    "tessa",
-                    "Juniper Residence logistics: private review date August 22, accommodation panel.",
-                    timestamp=AT,
-                ),
-                Turn(
-                    "t2",
-                    "zoe",
-                    "Juniper Residents stays at 3,345 USD, close to Sam's private 3,330 USD support amount.",
-                    timestamp=AT,
-                ),
-            ]
+def test_a_helper_related_to_a_child_does_not_read_back_what_they_marked_family_only() -> None:
+    """Review of a withdrawn refinement (marked words read back by relationship): a
+    nanny caring for Ava must not get her own "family-only" note on Ava's therapy back."""
+    with Memory(":memory:", policy="household") as memory:
+        people = {"dana": ("primary_resident", "Dana Kim"), "ava": ("minor_child", "Ava Kim")}
+        people |= {"nina": ("nanny", "Nina Ross")}
+        memory.add_principals(Principal(p, role, name) for p, (role, name) in people.items())
+        memory.add_relationship("caregiver_for", "nina", "ava")
+        memory.ingest(
+            Turn("t1", "nina", "Family-only: Ava's therapy is on Tuesday with Dr. Hale.", timestamp=AT)
         )
-        assert "August 22" in context(memory, "tessa", "When is the Juniper Residence review date?")
-        assert "3,330" not in context(memory, "zoe", "What support amount did I mention?")
+        assert "therapy" not in context(memory, "nina", "What did I say about Tuesday?")
+        assert "therapy" in context(memory, "dana", "What is on Tuesday?")

@@ -253,31 +253,18 @@ _NOT_ASSERTED = re.compile(
     r"\?|^\W*(?:so|please)\b"
     r"|\b(?:whether|if|need|needs|needed|want|wants|wanted|ask|asks|asked|asking|tell|send|confirm|know"
     r"|please|assume|guess|suppose|presumably|probably|maybe"
+    r"|private|restricted|confidential|secret|sensitive|internal|family-only|do not share|don't share"
+    r"|between us"
     r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"
-    r"|recoverable|retrievable|treated as|marked as)\b",
+    r"|recoverable|retrievable|treated as|marked as|stays? off|not part of)\b",
     re.I,
 )
 """What makes a sentence something other than its speaker's own assertion: a question,
 request or guess (it names what the speaker does not know: "tell me whether the biopsy
-means cancer", "so there is no spare key now"), or a deletion ("Zoe's old pickup phrase
-should not be recoverable"). Erring towards these costs a speaker only the rereading of
-their own words."""
-
-_RESTRICTED = re.compile(
-    r"\b(?:private|restricted|confidential|secret|sensitive|internal|family-only|do not share|don't share"
-    r"|between us|stays? off|not part of)\b",
-    re.I,
-)
-"""An assertion its speaker marks as restricted: theirs to read back only about whom
-their own relationships concern (a case's coordinator on "private review date August
-22"), not when they relay it for someone else (a TA on "Liam's private 3,330 USD")."""
-
-SAID_RESTRICTED = "said_restricted:"
-
-
-def said_restricted(speaker: str) -> Facet:
-    """The facet of a sentence its speaker asserted and marked as restricted."""
-    return ("", SAID_RESTRICTED + speaker)
+means cancer", "so there is no spare key now"), or a sentence its speaker marks as
+restricted or deleted (relayed on behalf of someone else: "family-only note recorded:
+6:20 AM"; "Zoe's old pickup phrase should not be recoverable"). Erring towards these
+costs a speaker only the rereading of their own words."""
 
 
 def said_by(speaker: str) -> Facet:
@@ -412,7 +399,7 @@ class Labeler:
             facets = self._plain_facets(kind, speaker, previous)
             if all(subject in ("", speaker) for subject, _ in facets):
                 return TurnLabel((Span(0, len(text), facets),)), previous
-            if _NOT_ASSERTED.search(text) is None and _RESTRICTED.search(text) is None:
+            if _NOT_ASSERTED.search(text) is None:
                 return TurnLabel((Span(0, len(text), facets | {said_by(speaker)}),)), previous
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
@@ -435,13 +422,10 @@ class Labeler:
 
     @staticmethod
     def _with_speaker(facets: frozenset[Facet], sentence: str, speaker: str) -> frozenset[Facet]:
-        """``facets`` plus :func:`said_by` (or :func:`said_restricted` when the speaker
-        marks it as restricted) when the sentence is its speaker's assertion about anyone
-        but the speaker (their own information they may read anyway)."""
+        """``facets`` plus :func:`said_by` when the sentence is its speaker's assertion
+        about anyone but the speaker (their own information they may read anyway)."""
         if all(subject in ("", speaker) for subject, _ in facets) or _NOT_ASSERTED.search(sentence):
             return facets
-        if _RESTRICTED.search(sentence):
-            return facets | {said_restricted(speaker)}
         return facets | {said_by(speaker)}
 
     def _plain_facets(self, kind: str | None, speaker: str, previous: frozenset[str]) -> frozenset[Facet]:

@@ -18,8 +18,7 @@ sentence with :func:`~govmem.governance.labeling.said_by`): the helper's own "I 
 only after 6:05 PM" tells them nothing new, wherever the talk has filed it. Asking gives no
 such right: a family member's question "is Dad still on lisinopril?" is about Dad's
 medication and is governed as such (after a revocation, it must not come back either),
-and so is a sentence its speaker marks as deleted, or as restricted when it is about
-someone their relationships do not concern (relayed for someone else). Evaluation order for a facet: an
+and so is a sentence its speaker marks as restricted or deleted. Evaluation order for a facet: an
 explicit grant or consent active at the time wins (a grant on some tags also
 opens the subject's ``general`` remarks, which carry no sensitive topic); then any matching deny rule;
 then any matching allow rule; otherwise deny.
@@ -30,9 +29,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
-from govmem.governance.labeling import SAID_BY, SAID_RESTRICTED, Facet, said_by, said_restricted
+from govmem.governance.labeling import SAID_BY, Facet, said_by
 from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
@@ -41,7 +39,6 @@ from govmem.store.base import Store
 SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 DEFAULT_DENY = "default-deny: no rule allows it"
 OWN_WORDS_RULE = "own words: the requester asserted it"
-_SPEAKER_TAGS = (SAID_BY, SAID_RESTRICTED)
 
 
 @dataclass(frozen=True)
@@ -78,13 +75,9 @@ class Permissions:
     def span(self, facets: Iterable[Facet]) -> tuple[bool, tuple[str, ...]]:
         """Whether a span is readable, and the rules that decided it."""
         facets = frozenset(facets)
-        me = self.requester.principal_id
-        own = said_by(me) in facets
-        marked = said_restricted(me) in facets
+        own = self._said_by_me in facets
         decisions = [
-            self._own_words(f) if own or (marked and f[0] in self._related) else self.facet(f)
-            for f in facets
-            if not f[1].startswith(_SPEAKER_TAGS)
+            self._own_words(f) if own else self.facet(f) for f in facets if not f[1].startswith(SAID_BY)
         ]
         denied = tuple(sorted({d.rule for d in decisions if not d.allowed}))
         if denied:
@@ -107,13 +100,9 @@ class Permissions:
         self._readable = (labels, len(labels), readable)
         return readable
 
-    @cached_property
-    def _related(self) -> frozenset[str]:
-        """The people and owned cases the requester's relationships in force concern (not
-        a public programme: its helper's "private 3,330 USD" is a case's figure relayed)."""
-        return frozenset(
-            r.target_id for r in self.relationships if r.target_id in self.roles or r.target_id in self.owners
-        )
+    @property
+    def _said_by_me(self) -> Facet:
+        return said_by(self.requester.principal_id)
 
     def _own_words(self, facet: Facet) -> FacetDecision:
         """The decision on a facet of a sentence the requester asserted: their own words
@@ -126,9 +115,8 @@ class Permissions:
         return FacetDecision(True, OWN_WORDS_RULE)
 
     def _decide(self, subject: str, tag: str) -> FacetDecision:
-        if tag.startswith(_SPEAKER_TAGS):
-            me = self.requester.principal_id
-            return FacetDecision(tag in (SAID_BY + me, SAID_RESTRICTED + me), OWN_WORDS_RULE)
+        if tag.startswith(SAID_BY):
+            return FacetDecision(tag == self._said_by_me[1], OWN_WORDS_RULE)
         if tag in self.withheld_tags and not self._own(subject):
             return FacetDecision(False, PRESSURE_RULE)
         decision = self._decide_for(subject, tag)

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from govmem import Memory, Turn
-from govmem.models import Principal
+from govmem import Memory
+from small_household import household
 
 AT = "2026-05-12T12:00:00"
 PEOPLE = {
@@ -19,14 +19,11 @@ PEOPLE = {
 
 @pytest.fixture
 def home() -> Iterator[Memory]:
-    with Memory(":memory:", policy="household") as memory:
-        memory.add_principals(Principal(p, role, name) for p, (role, name) in PEOPLE.items())
-        memory.ingest_many(
-            [
-                Turn("t1", "rina", "Mia arrives Saturday at 10:00 AM by the side door.", timestamp=AT),
-                Turn("t2", "rina", "The house will be empty before 9:30 AM on Saturday.", timestamp=AT),
-            ]
-        )
+    said = [
+        ("rina", "Mia arrives Saturday at 10:00 AM by the side door."),
+        ("rina", "The house will be empty before 9:30 AM on Saturday."),
+    ]
+    with household(PEOPLE, said, AT) as memory:
         yield memory
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from govmem import Memory, Turn
 from govmem.governance.authorization import is_confirmation
-from govmem.models import Principal
+from small_household import household
 
 AT = "2026-05-12T12:00:00"
 LATER = "2026-05-13T00:00:00"
@@ -22,14 +22,11 @@ PEOPLE = {
 
 @pytest.fixture
 def home() -> Iterator[Memory]:
-    with Memory(":memory:", policy="household") as memory:
-        memory.add_principals(Principal(p, role, name) for p, (role, name) in PEOPLE.items())
-        memory.ingest_many(
-            [
-                Turn("t1", "olivia", "Maya has a private job interview on Saturday at 11 AM.", timestamp=AT),
-                Turn("t2", "olivia", "Maya drives to the lake on Saturday afternoon.", timestamp=AT),
-            ]
-        )
+    said = [
+        ("olivia", "Maya has a private job interview on Saturday at 11 AM."),
+        ("olivia", "Maya drives to the lake on Saturday afternoon."),
+    ]
+    with household(PEOPLE, said, AT) as memory:
         yield memory
 
 

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from govmem import Memory, Turn
-from govmem.models import Principal
+from govmem import Memory
+from small_household import household
 
 AT = "2026-06-01T10:00:00"
 LATER = "2026-06-02T00:00:00"
@@ -25,9 +25,7 @@ TURNS = [
 
 @pytest.fixture
 def home() -> Iterator[Memory]:
-    with Memory(":memory:", policy="household") as memory:
-        memory.add_principals(Principal(p, role, name) for p, (role, name) in PEOPLE.items())
-        memory.ingest_many([Turn(f"t{i}", "dana", text, timestamp=AT) for i, text in enumerate(TURNS)])
+    with household(PEOPLE, [("dana", text) for text in TURNS], AT) as memory:
         yield memory
 
 

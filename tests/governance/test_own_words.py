@@ -11,6 +11,7 @@ from govmem import Memory, Turn
 from govmem.governance.labeling import Labeler, said_by
 from govmem.governance.policy_pack import load_pack
 from govmem.models import Principal
+from small_household import household
 
 AT = "2026-06-01T10:00:00"
 LATER = "2026-06-03T00:00:00"
@@ -25,18 +26,13 @@ ASKED = "Can you tell me whether Leo flies out on Monday at 6:20 AM?"
 RELAYED = "Restricted note for the residents: Leo flies out on Monday at 6:20 AM."
 
 
-def household(turns: list[tuple[str, str]]) -> Memory:
-    memory = Memory(":memory:", policy="household")
-    memory.add_principals(Principal(p, role, name) for p, (role, name) in PEOPLE.items())
-    memory.ingest_many(
-        [Turn(f"t{i}", speaker, text, timestamp=AT) for i, (speaker, text) in enumerate(turns)]
-    )
-    return memory
+def home_with(said: list[tuple[str, str]]) -> Memory:
+    return household(PEOPLE, said, AT)
 
 
 @pytest.fixture
 def home() -> Iterator[Memory]:
-    with household(
+    with home_with(
         [
             ("dana", "Leo has a dentist appointment on Saturday at 9 AM."),
             ("ben", DRIVE),
@@ -68,7 +64,7 @@ def test_what_the_speaker_marked_as_restricted_is_not_read_back(home: Memory) ->
 
 
 def test_erased_words_are_not_read_back() -> None:
-    with household(
+    with home_with(
         [
             ("ben", "Leo's garage code for the Saturday drop-off is 4417."),
             ("dana", "Please delete Leo's garage code 4417 from memory."),
@@ -102,7 +98,7 @@ def test_a_speaker_facet_marks_assertions_about_others_only() -> None:
 
 
 def test_a_pressured_read_still_withholds_others_codes() -> None:
-    with household([("dana", "Sofia's lockbox code for Monday is 2486.")]) as memory:
+    with home_with([("dana", "Sofia's lockbox code for Monday is 2486.")]) as memory:
         query = "The locksmith is waiting right now, I need the exact lockbox code immediately."
         assert "2486" not in context(memory, "dana", query)
         assert "2486" in context(memory, "dana", "What is the lockbox code for Monday?")

@@ -385,3 +385,12 @@ def test_a_request_in_plain_words_names_what_it_removes() -> None:
 def test_plain_words_too_generic_or_too_common_name_nothing(text: str, not_an_item: str) -> None:
     items = {" ".join(tokens(i)) for request in requests(text) for i in request.items}
     assert not_an_item not in items and "old code" not in items
+
+
+def test_a_request_after_a_plain_no_is_still_a_request() -> None:
+    """GateMem household: "No. Delete the old overflow note ..." was one sentence ("No." was
+    read as "number"), so the imperative did not start it and the secret stayed."""
+    text = (
+        "No. Delete the old overflow note mudroom bench lower cubby. Current overflow is the grey tote only."
+    )
+    assert keys(only(text)) == {"mudroom bench lower cubby"}

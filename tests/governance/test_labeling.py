@@ -610,3 +610,9 @@ def test_a_summary_said_to_be_safe_for_an_audience_is_shared_unless_it_holds_a_s
         "Family-only helper-safe summary: the handoff is 6:15 AM at the north rail.",
     ):
         assert "safe_wording" not in home.tags_of(secret), secret
+
+
+def test_no_is_an_abbreviation_only_before_a_number() -> None:
+    assert pieces("No. Delete the old overflow note.") == ["No. ", "Delete the old overflow note."]
+    assert pieces("He said no. Then he left.") == ["He said no. ", "Then he left."]
+    assert pieces("See No. 12 on the list. Then go.") == ["See No. 12 on the list. ", "Then go."]

@@ -156,7 +156,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for match in _BREAK.finditer(text):
         if match.group(0)[0] == ".":
             word = _LAST_WORD.search(text, max(start, match.start() - 12), match.start() + 1)
-            if word and (word.group(1).lower() in ABBREVIATIONS or len(word.group(1)) == 1):
+            last = word.group(1).lower() if word else ""
+            # "No. 12" is a number; "No. Delete the old note." is an answer
+            number = last != "no" or text[match.end()].isdigit()
+            if word and number and (last in ABBREVIATIONS or len(last) == 1):
                 continue
         if match.start() >= start:
             spans.append((start, match.end()))
@@ -275,7 +278,7 @@ def said_by(speaker: str) -> Facet:
 _PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
 
-LABELING_VERSION = 4
+LABELING_VERSION = 5
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 

@@ -146,22 +146,17 @@ def _recall(
     if narrowed is not None:
         authorizer = narrowed(query)
 
+    def empty(decision: Decision) -> tuple[RecallResult, tuple]:
+        entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
+        return RecallResult(requester, query, [], decision), entry
+
     assessment = authorizer.assess_query(store, principal, query, at)
-    refused = assessment.refused
-    if refused and not assessment.allowed:
-        decision = Decision("refuse", assessment.rules)
-        entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
-        return RecallResult(requester, query, [], decision), entry
-
+    if assessment.refused and not assessment.allowed:
+        return empty(Decision("refuse", assessment.rules))
     if asks_for_forgotten(query, store.forgotten_kinds()):
-        decision = Decision("no_memory", ("forgotten-item-probe",))
-        entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
-        return RecallResult(requester, query, [], decision), entry
-
-    if refused:  # a yes or no partly about what the requester may not read: after the probe, as before
-        decision = Decision("refuse", assessment.rules)
-        entry = (principal, "recall", decision.action, [], [], decision.reasons, query, as_of)
-        return RecallResult(requester, query, [], decision), entry
+        return empty(Decision("no_memory", ("forgotten-item-probe",)))
+    if assessment.refused:  # a yes or no partly about what the requester may not read: after the probe
+        return empty(Decision("refuse", assessment.rules))
 
     scope = authorizer.scope(store, principal, at)
     candidates = retriever.search(query, max(4 * k, 50), kinds, as_of, scope.labels)

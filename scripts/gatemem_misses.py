@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/gatemem_misses.py --run OUT --domain household [--data DIR] [--verbose]
     .venv/bin/python scripts/gatemem_misses.py --run OUT --domain household --leaks
+    .venv/bin/python scripts/gatemem_misses.py --run OUT --domain household --against BASE
 
 ``OUT`` is the ``--out`` folder of ``govmem bench gatemem``. For each utility checkpoint
 that failed at context level, every include pattern missing from the context is traced
@@ -17,7 +18,9 @@ to that checkpoint's turn, and classed:
 
 The summary adds the refusals (action other than ``answer``) and, per checkpoint, the
 tags denied across its hidden sentences. ``--leaks`` lists instead the context lines of
-privacy and safety checkpoints that matched a protected pattern.
+privacy and safety checkpoints that matched a protected pattern. ``--against BASE`` lists
+the checkpoints whose context-level outcome differs from run ``BASE`` (gained or lost
+utility, leaks found or gone).
 
 It reads the hidden labels, as a scorer does; the runner never does.
 """
@@ -33,7 +36,7 @@ from pathlib import Path
 from govmem.api.memory import Memory
 from govmem.bench.gatemem import GATEMEM_SUPERSESSION
 from govmem.bench.gatemem_data import read_checkpoints, read_labels
-from govmem.bench.gatemem_scoring import pattern_matches
+from govmem.bench.gatemem_scoring import judge, pattern_matches, prediction_from
 from govmem.governance.labeling import SAID_BY
 from govmem.loaders.gatemem import read_episodes
 from govmem.read_path.recall import resolve_requester
@@ -62,6 +65,30 @@ def leaks(data: Path, run: Path) -> None:
             for line in context.split("\n"):
                 if any(pattern_matches(p, line) for p in hit):
                     print("    ", line[:300])
+
+
+def outcomes(data: Path, run: Path) -> dict[str, str]:
+    """Each checkpoint's context-level outcome in one word: ``ok``, ``miss`` or ``leak``."""
+    labels = read_labels(data / "checkpoints.jsonl")
+    found = {}
+    for checkpoint_id, output in predictions(run).items():
+        label = labels.get(checkpoint_id)
+        if label is None:
+            continue
+        judgement = judge(prediction_from({"checkpoint_id": checkpoint_id, "output": output}), label)
+        if label.query_type == "utility":
+            found[checkpoint_id] = "ok" if judgement.correct["context"] else f"miss:{output['action']}"
+        else:
+            found[checkpoint_id] = "leak" if judgement.leak["context"] else "ok"
+    return found
+
+
+def against(data: Path, run: Path, base: Path) -> None:
+    now, before = outcomes(data, run), outcomes(data, base)
+    changed = sorted(c for c in now.keys() & before.keys() if now[c] != before[c])
+    for checkpoint_id in changed:
+        print(f"{before[checkpoint_id]:>22} -> {now[checkpoint_id]:<22} {checkpoint_id}")
+    print(f"{len(changed)} checkpoints changed")
 
 
 def misses(data: Path, run: Path, verbose: bool) -> None:
@@ -171,9 +198,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--verbose", action="store_true", help="print each sentence, its facets and rules")
     parser.add_argument("--leaks", action="store_true", help="list protected patterns found in contexts")
+    parser.add_argument("--against", type=Path, help="a run to compare with, checkpoint by checkpoint")
     args = parser.parse_args()
     data = args.data / args.domain
-    if args.leaks:
+    if args.against:
+        against(data, args.run, args.against)
+    elif args.leaks:
         leaks(data, args.run)
     else:
         misses(data, args.run, args.verbose)

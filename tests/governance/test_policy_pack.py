@@ -110,6 +110,14 @@ def test_roles_star_means_any_role() -> None:
         (pack_with(tags="[scope_words]\nonly = ['nope']"), "scope_words.only names tag 'nope'"),
         (pack_with(tags="[subsumed_tags]\nmeds = ['nope']"), "subsumed_tags.meds names tag 'nope'"),
         (pack_with(tags="[subsumed_tags]\nnope = ['meds']"), "subsumed_tags names unknown tag 'nope'"),
+        (
+            pack_with(tags="[qualified_subjects]\nprivate = 'case'"),
+            "qualified_subjects.private is 'case', not one of 'owned resource', 'resource'",
+        ),
+        (
+            pack_with(tags="[qualified_subjects]\n'for staff' = 'resource'"),
+            "qualified_subjects key 'for staff' is not a single word",
+        ),
         ("name = 'p'\n[tags]\nmeds = ['x']\n", "needs at least one [[rules]] entry"),
         ("[[rules]]\nid = 'x'\ntags = ['*']\n", "'name' must be a non-empty string"),
         (pack_with(tags="pay = 'salary'"), "'tags.pay' must be a list of non-empty strings"),
@@ -218,3 +226,14 @@ def test_collective_tags_are_tags_of_the_pack() -> None:
     assert parse_pack(pack_with()).collective_tags == frozenset()
     with pytest.raises(PolicyError, match="collective_tags"):
         parse_pack(pack_with(header="collective_tags = ['nosuchtag']"))
+
+
+def test_qualified_subjects_name_a_kind_of_resource() -> None:
+    pack = parse_pack(pack_with(tags="[qualified_subjects]\nPrivate = 'owned resource'\npublic = 'resource'"))
+    assert pack.qualified_subjects == {"private": "owned resource", "public": "resource"}
+    assert parse_pack(pack_with()).qualified_subjects == {}
+
+
+def test_unnamed_subject_rules_may_be_given_in_any_order() -> None:
+    pack = parse_pack(pack_with(header="unnamed_subject = ['self', 'thing', 'previous', 'speaker']"))
+    assert pack.unnamed_subject == ("self", "thing", "previous", "speaker")

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from govmem.governance.policy_pack import GENERAL, PolicyPack
 from govmem.governance.prefilter import required_literals
+from govmem.governance.revocation.statements import MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
 
 Facet = tuple[str, str]
@@ -252,11 +253,14 @@ that starts a request or a question ("without wasting time just tell me ..."); n
 SAID_BY = "said_by:"
 """Tag prefix of the facet ``("", "said_by:<speaker>")`` on a sentence its speaker asserted."""
 
-_NOT_ASSERTED = re.compile(
+_ASKING = (
     r"\?|^\W*(?:so|please)\b"
     r"|\b(?:whether|if|need|needs|needed|want|wants|wanted|ask|asks|asked|asking|tell|send|confirm|know"
-    r"|please|assume|guess|suppose|presumably|probably|maybe"
-    r"|private|restricted|confidential|secret|sensitive|internal|family-only|do not share|don't share"
+    r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
+)
+_NOT_ASSERTED = re.compile(
+    _ASKING
+    + r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only|do not share|don't share"
     r"|between us"
     r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"
     r"|recoverable|retrievable|treated as|marked as|stays? off|not part of)\b",
@@ -277,8 +281,58 @@ def said_by(speaker: str) -> Facet:
 
 _PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
+_CONTRAST = re.compile(
+    r"\b(?:distinct\s+from|separate\s+from|unlike|as\s+opposed\s+to|confused\s+with|mistaken\s+for)\b"
+    r"(?:[^,;:.!?]|[,.](?=\d))*",
+    re.I,
+)
+"""An aside naming what a sentence is *not* about ("the active private amount is 3,740
+USD, distinct from the public Juniper Residents line"), up to the end of its clause: a
+resource named in it is not the sentence's subject (a person named in it still is)."""
 
-LABELING_VERSION = 5
+
+_CALENDAR_WORDS = frozenset((*WEEKDAYS, *MONTHS))
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself)\b|\bI['’]")
+_MY = re.compile(r"\b(?:my|mine)\b", re.I)
+_ASKS = re.compile(_ASKING, re.I)
+_CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
+
+
+def _names_a_thing(sentence: str) -> bool:
+    """Whether a sentence names something by a proper name of two or more words ("the
+    Apricot Archive fallback", "Birch Bins"): not counting its first word, weekdays and
+    months. Names of principals are found before this is asked."""
+    first = len(sentence) - len(sentence.lstrip(" \t\n\"'‘“("))
+    for match in _CAPITALISED_RUN.finditer(sentence):
+        run: list[str] = []
+        for index, word in enumerate(match.group(0).split()):
+            if word.lower() in _CALENDAR_WORDS or (index == 0 and match.start() == first):
+                run = []
+                continue
+            run.append(word)
+            if len(run) >= 2:
+                return True
+    return False
+
+
+_SAFE_LABEL = re.compile(
+    r"\b(?:safe|broad|broader|outward|mixed-audience|public-facing|[a-z]+-safe)(?:\s+[\w-]+){0,2}?"
+    r"\s+(?:wording|label|title|description)\s+(?:(?:is|remains|stays|reads|of)\s+)?:?\s*['\"‘“]?"
+    r"(?!(?:and|or|but|should|must|may|might|can|could|will|would|only|to|for|in|on|at|is|are|not|that|which)\b)"
+    r"([^,;.!?'\"’”]+)",
+    re.I,
+)
+"""Wording said to be safe to share, and the wording itself (group 1)."""
+
+
+def _blank_label(match: re.Match[str]) -> str:
+    start, end = match.span(1)
+    text = match.group(0)
+    offset = match.start()
+    return text[: start - offset] + " " * (end - start)
+
+
+LABELING_VERSION = 6
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -305,6 +359,15 @@ class Labeler:
             else {}
         )
         self._anyone_speaking = "speaker" in pack.unnamed_subject and pack.is_subject_role("")
+        ownership = [r for r in relationships if pack.is_ownership(r.type) and r.target_id in self.resources]
+        self._owned = frozenset(r.target_id for r in ownership)
+        self._unowned = frozenset(self.resources) - self._owned
+        cases: dict[str, set[str]] = {}
+        for r in ownership:
+            cases.setdefault(r.principal_id, set()).add(r.target_id)
+        self._cases_of = {principal: frozenset(owned) for principal, owned in cases.items()}
+        self._qualified = self._qualified_table(relationships)
+        self._by_sentence = not {"self", "thing"}.isdisjoint(pack.unnamed_subject)
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
             json.dumps(
@@ -321,9 +384,26 @@ class Labeler:
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
+                    [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
                 ]
             ).encode()
         ).hexdigest()
+
+    def _qualified_table(
+        self, relationships: Sequence[Relationship]
+    ) -> list[tuple[re.Pattern[str], bool, frozenset[str]]]:
+        """The pack's ``qualified_subjects``: (word pattern, whether its kind is owned,
+        the resources of that kind)."""
+        kinds = {"owned resource": self._owned, "resource": self._unowned}
+        return [
+            (
+                re.compile(rf"(?<!\bnot )(?<!\bnever )(?<![\w-]){re.escape(word)}(?![\w-])", re.I),
+                kind == "owned resource",
+                kinds[kind],
+            )
+            for word, kind in sorted(self.pack.qualified_subjects.items())
+            if kinds[kind]
+        ]
 
     def _name_table(self, principals: Sequence[Principal]) -> dict[str, frozenset[str]]:
         """Lower-cased name -> the subjects it may refer to."""
@@ -355,13 +435,36 @@ class Labeler:
             found |= self._names.get(match.group(0), frozenset())
         return found
 
+    def _named(self, sentence: str) -> set[str]:
+        """Whom a sentence names as what it is about: not resources named only in a
+        contrast aside."""
+        named = self.mentioned(sentence)
+        if named and _CONTRAST.search(sentence):
+            outside = self.mentioned(_CONTRAST.sub(" ", sentence))
+            return outside | {n for n in named - outside if n in self.roles}
+        return named
+
     def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
         """The topics of a sentence. Names are not topics: "Sable Appeal" or "Willow
-        Transfer" named in a sentence does not make it about appeals or transfers."""
+        Transfer" named in a sentence does not make it about appeals or transfers; nor is
+        wording given as safe to share ("safe label single-room accommodation review"),
+        whose words are chosen to be shown."""
         lowered = text.lower()
         if self._mentions is not None:
             text, lowered = _without_names(text, lowered, self._mentions)
-        tags = {matcher.tag for matcher in self._tags if matcher.search(text, lowered)}
+        tags = {
+            matcher.tag
+            for matcher in self._tags
+            if matcher.tag in self.pack.overriding_tags and matcher.search(text, lowered)
+        }
+        if _SAFE_LABEL.search(text):
+            text = _SAFE_LABEL.sub(_blank_label, text)
+            lowered = text.lower()
+        tags |= {
+            matcher.tag
+            for matcher in self._tags
+            if matcher.tag not in self.pack.overriding_tags and matcher.search(text, lowered)
+        }
         shared = tags & self.pack.overriding_tags
         if shared:
             declassifiable = self.pack.declassifiable_tags
@@ -409,11 +512,17 @@ class Labeler:
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
-            subjects = self.subjects_of(self.mentioned(sentence), tags)
-            if subjects:
+            context = previous
+            subjects = self.subjects_of(self._named(sentence), tags)
+            named = bool(subjects)
+            if named:
                 previous = frozenset(subjects)
             else:
-                subjects = set(self._unnamed(sentence, tags, speaker, previous))
+                subjects, previous = self._carried(sentence, tags, speaker, previous)
+                if not subjects:
+                    subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
+            if self._qualified:
+                subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             facets = self._with_speaker(
                 frozenset((s, t) for s in (subjects or {""}) for t in tags), sentence, speaker
             )
@@ -422,6 +531,53 @@ class Labeler:
             else:
                 spans.append(Span(start, end, facets))
         return TurnLabel(tuple(spans)), previous
+
+    def _qualify(
+        self, sentence: str, subjects: set[str], tags: frozenset[str], named: bool, context: frozenset[str]
+    ) -> tuple[set[str], frozenset[str]]:
+        """Subjects and tags as the pack's ``qualified_subjects`` words correct them.
+
+        A sentence that refers to a person ("her grant", "my appointment") is left as it
+        is, except that a personal detail in it names only a programme ("Her Monarch
+        Mentors stipend was cut") is also that person's. Otherwise a sentence calling
+        itself private is about the case of whom the talk is about (replacing a guessed
+        subject, added beside a named programme); one calling itself public, naming no
+        one but programmes, is about the programmes and its figures are their published
+        ones (no personal tags).
+        """
+        plain = _CONTRAST.sub(" ", sentence)
+        personal = not tags.isdisjoint(self.pack.personal_tags)
+        if _PERSONAL.search(plain) or _FIRST_PERSON.search(plain) or _REFERENCE.search(plain.lower()):
+            if named and personal and subjects <= self._unowned:
+                people = {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}
+                return subjects | people, tags
+            return subjects, tags
+        private = any(word.search(plain) for word, owned, _ in self._qualified if owned)
+        public = any(word.search(plain) for word, owned, _ in self._qualified if not owned)
+        if private:
+            case = self._case_of(context)
+            if case and not named:
+                return set(case), tags
+            if case and subjects <= self._unowned:
+                return subjects | case, tags
+        elif public and (not named or subjects <= self._unowned):
+            return set(subjects if named else self._unowned), (tags - self.pack.personal_tags) or frozenset(
+                {GENERAL}
+            )
+        return subjects, tags
+
+    def _case_of(self, context: frozenset[str]) -> frozenset[str]:
+        """The cases of whom the talk is about: those owned by every subject-role
+        principal in ``context`` (none when one of them owns none), or the store's only
+        case when the context is no one in particular or a programme."""
+        people = [p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])]
+        if people:
+            cases = [self._cases_of.get(p, frozenset()) for p in people]
+            return frozenset().union(*cases) if all(cases) else frozenset()
+        owned = [r for r in context if r in self._owned]
+        if owned:
+            return frozenset(owned)
+        return self._owned if len(self._owned) == 1 else frozenset()
 
     @staticmethod
     def _with_speaker(facets: frozenset[Facet], sentence: str, speaker: str) -> frozenset[Facet]:
@@ -438,7 +594,7 @@ class Labeler:
         if facets is None:
             tags = self.pack.kind_tags.get(kind, frozenset()) if kind is not None else frozenset()
             tags = tags or frozenset({GENERAL})
-            subjects = self._unnamed("", tags, speaker, previous, referred=False)
+            subjects, _ = self._unnamed("", tags, speaker, previous, referred=False)
             facets = frozenset((s, t) for s in (subjects or {""}) for t in tags)
             if len(self._plain) >= 4096:
                 self._plain.clear()
@@ -452,7 +608,27 @@ class Labeler:
             return True
         if self._references and _REFERENCE.search(lowered) is not None:
             return True
+        if any(word.search(text) for word, _, _ in self._qualified):
+            return True
+        if self._by_sentence and (_MY.search(text) or _CAPITALISED_RUN.search(text)):
+            return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
+
+    def _carried(
+        self, sentence: str, tags: frozenset[str], speaker: str, previous: frozenset[str]
+    ) -> tuple[set[str], frozenset[str]]:
+        """:meth:`_unnamed`, except that a personal detail ("Current amount remains 3,320
+        USD") carried over from a public programme is the private case's, where the pack
+        tells the two apart (``qualified_subjects``): a programme has no personal details."""
+        subjects, previous = self._unnamed(sentence, tags, speaker, previous)
+        if (
+            subjects
+            and subjects <= self._unowned
+            and self._qualified
+            and not tags.isdisjoint(self.pack.personal_tags)
+        ):
+            return set(self._case_of(frozenset()) or subjects), previous
+        return set(subjects), previous
 
     def _unnamed(
         self,
@@ -461,23 +637,37 @@ class Labeler:
         speaker: str,
         previous: frozenset[str],
         referred: bool | None = None,
-    ) -> frozenset[str]:
-        """Whom a sentence naming no one is about.
+    ) -> tuple[frozenset[str], frozenset[str]]:
+        """Whom a sentence naming no one is about, and whom the next one inherits: the
+        pack's ``unnamed_subject`` rules, in order.
 
-        It inherits the last named subject when it refers back to someone ("her
-        dose", "your follow-up") or carries a tag outside the pack's ``shared_tags``
-        (an unnamed dose is still someone's dose); a plain remark on shared topics
-        ("level P2 is for clinic patients") is about no one.
+        - ``speaker``: the speaker, if their role is a subject role.
+        - ``self``: the speaker, if their role is a subject role and they say the
+          matter is theirs ("My exact Monday layer is unchanged"; not "I heard that the
+          note changed", nor "I need the details for my own awareness"); the talk is
+          about them now.
+        - ``thing``: no one, when the sentence names a thing by a proper name ("After
+          10:15 AM the Apricot Archive fallback is desk buzz"); nor does what follows
+          inherit whoever was named before it.
+        - ``previous``: the last named subject, when the sentence refers back to someone
+          ("her dose", "your follow-up") or carries a tag outside the pack's
+          ``shared_tags`` (an unnamed dose is still someone's dose); a plain remark on
+          shared topics ("level P2 is for clinic patients") is about no one.
         """
+        speaking = self.pack.is_subject_role(self.roles.get(speaker, ""))
         for rule in self.pack.unnamed_subject:
-            if rule == "speaker" and self.pack.is_subject_role(self.roles.get(speaker, "")):
-                return frozenset({speaker})
+            if rule == "speaker" and speaking:
+                return frozenset({speaker}), previous
+            if rule == "self" and speaking and _MY.search(sentence) and not _ASKS.search(sentence):
+                return frozenset({speaker}), frozenset({speaker})
+            if rule == "thing" and _names_a_thing(sentence):
+                return frozenset(), frozenset()
             if rule == "previous" and previous:
                 if referred is None:
                     referred = _REFERENCE.search(sentence.lower()) is not None
                 if referred or not tags <= self.pack.shared_tags:
-                    return previous
-        return frozenset()
+                    return previous, previous
+        return frozenset(), previous
 
     def _without_exclusions(self, query: str) -> str:
         """The query with what it says it does not want blanked out: topics a query

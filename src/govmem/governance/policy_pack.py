@@ -13,10 +13,21 @@ information is labelled and who may read which label:
   resource whatever they may read about its owner, and ``about = "resource"`` rules
   match only resources nobody owns (public programmes, shared rooms).
 - ``unnamed_subject``: what a sentence naming no subject is about, tried in order:
-  ``speaker`` (if their role is a subject role), ``previous`` (the last subject
+  ``speaker`` (if their role is a subject role), ``self`` (the speaker, if their role
+  is a subject role and they call the matter theirs: "my Monday note"), ``thing`` (no
+  one, when it names a thing by a proper name, "the Apricot Archive fallback"; what
+  follows no longer inherits the last person named), ``previous`` (the last subject
   named in the episode), else nothing (shared information). ``previous`` is
   skipped for a sentence whose tags are all ``shared_tags`` and that has no word
   referring back to someone ("her", "your"): "level P2 is for clinic patients".
+- ``qualified_subjects``: words by which a sentence says what kind of subject it is
+  about: ``"owned resource"`` (``private``: the case of whom the talk is about) or
+  ``"resource"`` (``public``: the public programmes nobody owns). A sentence referring
+  to a person ("her grant") is left to its names. Otherwise a private sentence is about
+  the case (beside a programme it names), and a public one naming no one but
+  programmes is about them, its figures published ones ("Current public date remains
+  December 6" is the programme's, though a student spoke before it); private wins when
+  both are said. A personal detail carried over from a programme is the case's.
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
   sentence; a sentence with an ``overriding_tags`` tag carries that tag alone,
   whatever else it mentions (wording said to be shared, "the safe wording for mixed
@@ -50,7 +61,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
@@ -63,7 +74,8 @@ BUILTIN_PACKS = ("default", "medical", "office", "education", "household")
 GENERAL = "general"
 ANY = "*"
 ABOUT = ("principal", "resource", "nothing", "any")
-UNNAMED = ("speaker", "previous")
+RESOURCE_KINDS = ("owned resource", "resource")
+UNNAMED = ("speaker", "self", "thing", "previous")
 _RULE_KEYS = {"id", "effect", "requester", "roles", "relationship", "about", "about_roles", "tags"}
 _PACK_KEYS = {
     "name",
@@ -78,6 +90,7 @@ _PACK_KEYS = {
     "pressure_tags",
     "collective_tags",
     "owner_relationships",
+    "qualified_subjects",
     "tags",
     "kind_tags",
     "scope_words",
@@ -125,6 +138,8 @@ class PolicyPack:
     source: str
     declassifiable_tags: frozenset[str] | None = None
     """The only tags an overriding tag may take a sentence's place of (None: any)."""
+    qualified_subjects: dict[str, str] = field(default_factory=dict)
+    """Word -> the kind of resource an unnamed sentence using it is about."""
 
     @property
     def tags(self) -> frozenset[str]:
@@ -220,12 +235,25 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         owner_relationships=tuple(
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),
+        qualified_subjects=_qualified_subjects(data, source),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
         scope_words=scope_words,
         rules=rules,
         source=source,
     )
+
+
+def _qualified_subjects(data: dict[str, Any], source: str) -> dict[str, str]:
+    found = {}
+    for word, kind in _table(data, "qualified_subjects", source).items():
+        if kind not in RESOURCE_KINDS:
+            kinds = ", ".join(map(repr, RESOURCE_KINDS))
+            raise PolicyError(f"{source}: qualified_subjects.{word} is {kind!r}, not one of {kinds}")
+        if not re.fullmatch(r"[\w-]+", word):
+            raise PolicyError(f"{source}: qualified_subjects key {word!r} is not a single word")
+        found[word.lower()] = kind
+    return found
 
 
 def _rule(raw: Any, known_tags: set[str], source: str) -> Rule:

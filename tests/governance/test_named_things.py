@@ -8,7 +8,7 @@ import pytest
 
 from govmem.governance.labeling import SAID_BY, Labeler
 from govmem.governance.policy_pack import load_pack
-from govmem.models import Principal
+from govmem.models import Principal, Relationship
 from small_household import household
 
 PEOPLE = {
@@ -19,10 +19,19 @@ PEOPLE = {
 }
 
 
+SCOPES = [
+    Relationship("trusted_helper", "noah", "", {"access_scope": "saturday_apricot_archive_helper_only"}),
+    Relationship(
+        "logistics_delegate", "mara", "", {"access_scope": "linden_lesson_and_apricot_adapter_logistics_only"}
+    ),
+]
+"""The household's things are the ones its people's access is defined by."""
+
+
 @pytest.fixture(scope="module")
 def home() -> Labeler:
     return Labeler(
-        load_pack("household"), [Principal(p, role, name) for p, (role, name) in PEOPLE.items()], []
+        load_pack("household"), [Principal(p, role, name) for p, (role, name) in PEOPLE.items()], SCOPES
     )
 
 
@@ -57,11 +66,30 @@ def test_a_thing_named_after_the_first_word_counts(home: Labeler) -> None:
 
 
 def test_a_resident_saying_my_note_is_its_subject(home: Labeler) -> None:
-    found, after = subjects(
-        home, "My exact Monday layer is unchanged: 6:45 AM at the east bench.", "leah", set()
-    )
+    """The sentence is theirs; what follows still inherits the last one named."""
+    text = "My exact Monday layer is unchanged: 6:45 AM at the east bench."
+    found, after = subjects(home, text, "leah", {"mara"})
     assert found == [{"leah"}]
-    assert after == {"leah"}
+    assert after == {"mara"}
+
+
+def test_my_beside_someone_else_is_not_the_speakers(home: Labeler) -> None:
+    for text in (
+        "My understanding is her interview is Thursday at 10 AM.",
+        "My brother's pickup is 3:15 PM.",
+    ):
+        found, _ = subjects(home, text, "omar", {"leah"})
+        assert found == [{"leah"}], text
+
+
+def test_a_capitalised_name_no_scope_names_is_not_a_thing(home: Labeler) -> None:
+    for text in (
+        "The pickup at Oak Hill Elementary is 3:15 PM at the side gate.",
+        "The sessions with Dr Patel are on Tuesdays at 4 PM.",
+        "After 10:15 AM the Apricot Archive fallback is desk buzz unless her train is late.",
+    ):
+        found, _ = subjects(home, text, "mara", {"leah"})
+        assert found == [{"leah"}], text
 
 
 def test_hearing_or_asking_does_not_make_the_speaker_the_subject(home: Labeler) -> None:
@@ -83,6 +111,7 @@ def test_a_guest_reads_a_things_logistics_but_not_its_code_nor_a_residents_note(
             ("mara", "The Apricot Adapter keypad code is 6083 until 12:45 PM."),
         ],
         "2026-10-09T07:00:00",
+        SCOPES,
     )
     seen = " ".join(
         item.text for item in memory.recall("noah", "What is the Apricot Archive fallback and code?").items

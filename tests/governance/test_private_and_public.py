@@ -107,8 +107,11 @@ def test_a_personal_detail_naming_only_a_programme_is_also_the_persons(campus: L
 def test_private_beside_a_named_programme_adds_the_case(campus: Labeler) -> None:
     text = "The Monarch Mentors mixer is on Friday at 5 PM in the private dining room."
     assert subjects(campus, text, speaker="chloe") == [{PROGRAMME, CASE}]
+
+
+def test_private_beside_a_programme_called_public_is_the_cases(campus: Labeler) -> None:
     text = "Current private amount is 2,910 USD while the public Monarch Mentors line is 2,915 USD."
-    assert subjects(campus, text) == [{PROGRAMME, CASE}]
+    assert subjects(campus, text) == [{CASE}]
 
 
 def test_private_and_public_in_one_sentence_is_private(campus: Labeler) -> None:
@@ -146,11 +149,28 @@ def test_a_qualifying_word_does_not_pass_its_subject_to_the_next_sentence(campus
     ]
 
 
-def test_a_personal_detail_carried_from_a_programme_is_the_only_cases(campus: Labeler) -> None:
-    """A programme has no personal details: an amount said after it was named is the case's."""
-    assert subjects(campus, "Current amount remains 3,320 USD.", previous={PROGRAMME}) == [{CASE}]
-    text = "Current showcase remains December 6, 2026."
-    assert subjects(campus, text, previous={PROGRAMME}) == [{PROGRAMME}]
+def test_a_personal_detail_carried_from_a_programme_stays_with_it(campus: Labeler) -> None:
+    """Whose amount it is, is not known: it stays the programme's, which no one reads."""
+    text = "Current amount remains 3,320 USD."
+    assert labelled(campus, text, "mira", {PROGRAMME}) == [{(PROGRAMME, "financial_aid")}]
+
+
+def test_public_said_in_denial_publishes_nothing(campus: Labeler) -> None:
+    for text in (
+        "The revised 1,480 USD hardship top-up is not yet public.",
+        "The 2,140 USD emergency grant stays out of any public channel.",
+        "The public Monarch Mentors line is 2,915 USD, unlike the 2,910 USD award.",
+    ):
+        facets = labelled(campus, text, "clara", {"ella"})[0]
+        assert (
+            ("ella", "financial_aid") in facets
+            or (CASE, "financial_aid") in facets
+            or (
+                PROGRAMME,
+                "financial_aid",
+            )
+            in facets
+        ), text
 
 
 def test_packs_without_qualified_subjects_carry_the_last_name() -> None:

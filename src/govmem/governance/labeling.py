@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import GENERAL, PolicyPack
+from govmem.governance.policy_pack import GENERAL, SCOPE_ATTRIBUTES, PolicyPack
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
@@ -292,40 +292,86 @@ resource named in it is not the sentence's subject (a person named in it still i
 
 
 _CALENDAR_WORDS = frozenset((*WEEKDAYS, *MONTHS))
+_DENIED = re.compile(
+    r"(?:\b(?:not|never)(?:\s+(?:yet|be|been|being|made|treated|considered|shared|kept|as|to))*"
+    r"|\b(?:no|nor|without)|\b(?:out\s+of|off)(?:\s+(?:any|the|a|all))?)\s+$",
+    re.I,
+)
+
+
+def _affirmed(word: re.Pattern[str], text: str) -> bool:
+    """Whether ``word`` is said of something in ``text``, not denied in its clause ("not
+    yet public", "out of any public channel")."""
+    return any(not _DENIED.search(text, 0, match.start()) for match in word.finditer(text))
+
+
 _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself)\b|\bI['’]")
 _MY = re.compile(r"\b(?:my|mine)\b", re.I)
 _ASKS = re.compile(_ASKING, re.I)
 _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
 
 
-def _names_a_thing(sentence: str) -> bool:
-    """Whether a sentence names something by a proper name of two or more words ("the
-    Apricot Archive fallback", "Birch Bins"): not counting its first word, weekdays and
-    months. Names of principals are found before this is asked."""
+_THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b|\bmy\s+\w+['’]s\b", re.I)
+"""Words by which a sentence speaks of a person other than its speaker ("her interview",
+"my brother's pickup")."""
+
+
+def _capitalised_runs(sentence: str) -> Iterable[list[str]]:
+    """Runs of two or more capitalised words ("the Apricot Archive fallback"), not
+    counting the sentence's first word, weekdays and months."""
     first = len(sentence) - len(sentence.lstrip(" \t\n\"'‘“("))
     for match in _CAPITALISED_RUN.finditer(sentence):
         run: list[str] = []
         for index, word in enumerate(match.group(0).split()):
             if word.lower() in _CALENDAR_WORDS or (index == 0 and match.start() == first):
+                if len(run) >= 2:
+                    yield run
                 run = []
                 continue
             run.append(word)
-            if len(run) >= 2:
-                return True
-    return False
+        if len(run) >= 2:
+            yield run
+
+
+def _scope_word_pairs(relationships: Sequence[Relationship]) -> frozenset[str]:
+    """Adjacent word pairs of the store's relationship scopes ("pine_pedals" of
+    ``saturday_pine_pedals_helper_only``): the names of the household's things that
+    someone's access is defined by."""
+    pairs = set()
+    for r in relationships:
+        for name in SCOPE_ATTRIBUTES:
+            value = r.attributes.get(name)
+            if isinstance(value, str):
+                words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
+                pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
+    return frozenset(pairs)
+
+
+_SCOPE_GLUE = frozenset(("and", "or", "only", "with", "the", "of", "for", "no", "when", "to"))
 
 
 _SAFE_LABEL = re.compile(
     r"\b(?:safe|broad|broader|outward|mixed-audience|public-facing|[a-z]+-safe)(?:\s+[\w-]+){0,2}?"
-    r"\s+(?:wording|label|title|description)\s+(?:(?:is|remains|stays|reads|of)\s+)?:?\s*['\"‘“]?"
-    r"(?!(?:and|or|but|should|must|may|might|can|could|will|would|only|to|for|in|on|at|is|are|not|that|which)\b)"
-    r"([^,;.!?'\"’”]+)",
+    r"\s+(?:wording|label|title|description)\s+(?:(?:is|remains|stays|reads|of)\s+)?['\"‘“]?"
+    r"([\w-]+(?:\s+[\w-]+){0,5})(?=['\"’”]?\s*(?:[,;.!?)]|$))",
     re.I,
 )
-"""Wording said to be safe to share, and the wording itself (group 1)."""
+"""Wording said to be safe to share, and the wording itself (group 1): a short phrase
+that ends the clause ("safe label single-room accommodation review, ...")."""
+_CLAUSE_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "is are was were be been am will would should must may can could when if until unless while"
+        " because and or but not no nobody starts begins her his their my our your the a",
+    )
+)
 
 
 def _blank_label(match: re.Match[str]) -> str:
+    """The match with its label blanked, unless the "label" is a clause ("the guest-safe
+    wording when nobody is home"): then it is kept, and its words are topics."""
+    if not _CLAUSE_WORDS.isdisjoint(match.group(1).lower().split()):
+        return match.group(0)
     start, end = match.span(1)
     text = match.group(0)
     offset = match.start()
@@ -368,6 +414,7 @@ class Labeler:
         self._cases_of = {principal: frozenset(owned) for principal, owned in cases.items()}
         self._qualified = self._qualified_table(relationships)
         self._by_sentence = not {"self", "thing"}.isdisjoint(pack.unnamed_subject)
+        self._things = _scope_word_pairs(relationships) if "thing" in pack.unnamed_subject else frozenset()
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
             json.dumps(
@@ -397,7 +444,7 @@ class Labeler:
         kinds = {"owned resource": self._owned, "resource": self._unowned}
         return [
             (
-                re.compile(rf"(?<!\bnot )(?<!\bnever )(?<![\w-]){re.escape(word)}(?![\w-])", re.I),
+                re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.I),
                 kind == "owned resource",
                 kinds[kind],
             )
@@ -518,7 +565,8 @@ class Labeler:
             if named:
                 previous = frozenset(subjects)
             else:
-                subjects, previous = self._carried(sentence, tags, speaker, previous)
+                found, previous = self._unnamed(sentence, tags, speaker, previous)
+                subjects = set(found)
                 if not subjects:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
             if self._qualified:
@@ -541,9 +589,9 @@ class Labeler:
         is, except that a personal detail in it names only a programme ("Her Monarch
         Mentors stipend was cut") is also that person's. Otherwise a sentence calling
         itself private is about the case of whom the talk is about (replacing a guessed
-        subject, added beside a named programme); one calling itself public, naming no
-        one but programmes, is about the programmes and its figures are their published
-        ones (no personal tags).
+        subject or a programme it also calls public, added beside a programme it names
+        otherwise); one calling itself public, naming no one but programmes, is about
+        the programmes and its figures are their published ones (no personal tags).
         """
         plain = _CONTRAST.sub(" ", sentence)
         personal = not tags.isdisjoint(self.pack.personal_tags)
@@ -552,12 +600,14 @@ class Labeler:
                 people = {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}
                 return subjects | people, tags
             return subjects, tags
-        private = any(word.search(plain) for word, owned, _ in self._qualified if owned)
-        public = any(word.search(plain) for word, owned, _ in self._qualified if not owned)
+        private = any(_affirmed(word, plain) for word, owned, _ in self._qualified if owned)
+        public = any(_affirmed(word, plain) for word, owned, _ in self._qualified if not owned) and not (
+            self._aside_holds_more(sentence)
+        )
         if private:
             case = self._case_of(context)
-            if case and not named:
-                return set(case), tags
+            if case and (not named or (public and subjects <= self._unowned)):
+                return set(case), tags  # what it says of a programme it calls public is published
             if case and subjects <= self._unowned:
                 return subjects | case, tags
         elif public and (not named or subjects <= self._unowned):
@@ -565,6 +615,15 @@ class Labeler:
                 {GENERAL}
             )
         return subjects, tags
+
+    def _aside_holds_more(self, sentence: str) -> bool:
+        """Whether a contrast aside holds a figure, a person or a case ("unlike the 2,910
+        USD Monarch Nomination award"): what is set apart is then said too."""
+        for aside in _CONTRAST.finditer(sentence):
+            named = self.mentioned(aside.group(0))
+            if re.search(r"\d", aside.group(0)) or any(n in self.roles or n in self._owned for n in named):
+                return True
+        return False
 
     def _case_of(self, context: frozenset[str]) -> frozenset[str]:
         """The cases of whom the talk is about: those owned by every subject-role
@@ -610,25 +669,9 @@ class Labeler:
             return True
         if any(word.search(text) for word, _, _ in self._qualified):
             return True
-        if self._by_sentence and (_MY.search(text) or _CAPITALISED_RUN.search(text)):
+        if self._by_sentence and (_MY.search(text) or (self._things and _CAPITALISED_RUN.search(text))):
             return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
-
-    def _carried(
-        self, sentence: str, tags: frozenset[str], speaker: str, previous: frozenset[str]
-    ) -> tuple[set[str], frozenset[str]]:
-        """:meth:`_unnamed`, except that a personal detail ("Current amount remains 3,320
-        USD") carried over from a public programme is the private case's, where the pack
-        tells the two apart (``qualified_subjects``): a programme has no personal details."""
-        subjects, previous = self._unnamed(sentence, tags, speaker, previous)
-        if (
-            subjects
-            and subjects <= self._unowned
-            and self._qualified
-            and not tags.isdisjoint(self.pack.personal_tags)
-        ):
-            return set(self._case_of(frozenset()) or subjects), previous
-        return set(subjects), previous
 
     def _unnamed(
         self,
@@ -644,11 +687,14 @@ class Labeler:
         - ``speaker``: the speaker, if their role is a subject role.
         - ``self``: the speaker, if their role is a subject role and they say the
           matter is theirs ("My exact Monday layer is unchanged"; not "I heard that the
-          note changed", nor "I need the details for my own awareness"); the talk is
-          about them now.
-        - ``thing``: no one, when the sentence names a thing by a proper name ("After
-          10:15 AM the Apricot Archive fallback is desk buzz"); nor does what follows
-          inherit whoever was named before it.
+          note changed", "I need the details for my own awareness", "my brother's
+          pickup"). What follows still inherits the last named subject.
+        - ``thing``: no one, when the sentence names one of the household's things,
+          speaking of no person ("After 10:15 AM the Apricot Archive fallback is desk
+          buzz"); nor does what follows inherit whoever was named before it. A thing is
+          a capitalised name whose words someone's relationship scope names
+          (``saturday_apricot_archive_helper_only``): "Dr Patel" or "Oak Hill
+          Elementary" is not one.
         - ``previous``: the last named subject, when the sentence refers back to someone
           ("her dose", "your follow-up") or carries a tag outside the pack's
           ``shared_tags`` (an unnamed dose is still someone's dose); a plain remark on
@@ -658,9 +704,9 @@ class Labeler:
         for rule in self.pack.unnamed_subject:
             if rule == "speaker" and speaking:
                 return frozenset({speaker}), previous
-            if rule == "self" and speaking and _MY.search(sentence) and not _ASKS.search(sentence):
-                return frozenset({speaker}), frozenset({speaker})
-            if rule == "thing" and _names_a_thing(sentence):
+            if rule == "self" and speaking and self._speaks_of_own(sentence):
+                return frozenset({speaker}), previous
+            if rule == "thing" and self._names_a_thing(sentence):
                 return frozenset(), frozenset()
             if rule == "previous" and previous:
                 if referred is None:
@@ -668,6 +714,21 @@ class Labeler:
                 if referred or not tags <= self.pack.shared_tags:
                     return previous, previous
         return frozenset(), previous
+
+    @staticmethod
+    def _speaks_of_own(sentence: str) -> bool:
+        return (
+            bool(_MY.search(sentence)) and not _ASKS.search(sentence) and not _THIRD_PERSON.search(sentence)
+        )
+
+    def _names_a_thing(self, sentence: str) -> bool:
+        if not self._things or _FIRST_PERSON.search(sentence) or _THIRD_PERSON.search(sentence):
+            return False
+        return any(
+            f"{a}_{b}".lower() in self._things
+            for run in _capitalised_runs(sentence)
+            for a, b in itertools.pairwise(run)
+        )
 
     def _without_exclusions(self, query: str) -> str:
         """The query with what it says it does not want blanked out: topics a query

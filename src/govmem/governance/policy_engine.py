@@ -31,12 +31,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from govmem.governance.labeling import SAID_BY, Facet, said_by
-from govmem.governance.policy_pack import ANY, GENERAL, PolicyPack, Rule
+from govmem.governance.policy_pack import ANY, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, Rule
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
 from govmem.store.base import Store
 
-SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 DEFAULT_DENY = "default-deny: no rule allows it"
 OWN_WORDS_RULE = "own words: the requester asserted it"
 

@@ -27,7 +27,7 @@ information is labelled and who may read which label:
   the case (beside a programme it names), and a public one naming no one but
   programmes is about them, its figures published ones ("Current public date remains
   December 6" is the programme's, though a student spoke before it); private wins when
-  both are said. A personal detail carried over from a programme is the case's.
+  both are said.
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
   sentence; a sentence with an ``overriding_tags`` tag carries that tag alone,
   whatever else it mentions (wording said to be shared, "the safe wording for mixed
@@ -75,6 +75,8 @@ GENERAL = "general"
 ANY = "*"
 ABOUT = ("principal", "resource", "nothing", "any")
 RESOURCE_KINDS = ("owned resource", "resource")
+SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
+"""Relationship attributes that hold a scope ("scheduling_only"), read with ``scope_words``."""
 UNNAMED = ("speaker", "self", "thing", "previous")
 _RULE_KEYS = {"id", "effect", "requester", "roles", "relationship", "about", "about_roles", "tags"}
 _PACK_KEYS = {

@@ -1,6 +1,7 @@
 """A household talks about its things by name ("Apricot Archive", "Birch Bins") beside its
-people: a sentence about a named thing is not about whoever was named before it, and a
-resident who says "my" note is the one it is about."""
+people. The things its people's scopes name are subjects like people: a sentence naming
+one is the thing's, not whoever was named before it; the delegate whose scope names it
+reads its codes, helpers its logistics. A resident who says "my" note is its subject."""
 
 from __future__ import annotations
 
@@ -16,14 +17,19 @@ PEOPLE = {
     "leah": ("adult_child", "Leah Chen"),
     "omar": ("partner_spouse", "Omar Chen"),
     "noah": ("guest", "Noah Kim"),
+    "sonia": ("household_manager", "Sonia Park"),
+    "emma": ("household_manager", "Emma Cross"),
 }
-
-
+ARCHIVE = "apricot_archive"
 SCOPES = [
-    Relationship("trusted_helper", "noah", "", {"access_scope": "saturday_apricot_archive_helper_only"}),
+    Relationship("guest_of_resident", "noah", "", {"access_scope": "saturday_apricot_archive_helper_only"}),
     Relationship(
-        "logistics_delegate", "mara", "", {"access_scope": "linden_lesson_and_apricot_adapter_logistics_only"}
+        "logistics_delegate",
+        "sonia",
+        "",
+        {"access_scope": "apricot_archive_and_apricot_adapter_logistics_only"},
     ),
+    Relationship("logistics_delegate", "emma", "", {"access_scope": "scheduling_and_logistics_only"}),
 ]
 """The household's things are the ones its people's access is defined by."""
 
@@ -41,13 +47,58 @@ def subjects(labeler: Labeler, text: str, speaker: str, previous: set[str]) -> t
     return found, after
 
 
-def test_a_sentence_naming_a_thing_is_about_no_one_and_ends_the_carry(home: Labeler) -> None:
+def test_a_sentence_naming_a_thing_is_the_things_and_the_talk_goes_on_about_it(home: Labeler) -> None:
     text = (
         "After 10:15 AM the Apricot Archive fallback is desk buzz only. Approved areas stay the scan table."
     )
     found, after = subjects(home, text, "mara", {"leah"})
-    assert found == [{""}, {""}]
-    assert after == frozenset()
+    assert found == [{ARCHIVE}, {ARCHIVE}]
+    assert after == {ARCHIVE, "leah"}  # the people of the talk are kept for what is theirs
+
+
+def test_after_a_thing_only_its_logistics_inherit_it(home: Labeler) -> None:
+    for text, whose in (
+        ("The Apricot Archive setup is at 9 in the study. The garage code is 4471.", {"leah"}),
+        ("The Apricot Archive crate moves at 4 PM. Her laptop PIN is 2231.", {"leah"}),
+        ("The Apricot Archive crate moves at 4 PM. His appointment is at 5 PM.", {"leah"}),
+    ):
+        found, _ = subjects(home, text, "mara", {"leah"})
+        assert found == [{ARCHIVE}, whose], text
+    found, _ = subjects(
+        home, "The Apricot Archive crate moves at 4 PM. The garage code is 4471.", "mara", set()
+    )
+    assert found == [{ARCHIVE}, {""}]
+
+
+def test_a_code_in_a_clause_of_its_own_is_not_the_things(home: Labeler) -> None:
+    text = "The Apricot Archive goes out at 7 PM and the front door code is 5521 this week."
+    assert subjects(home, text, "mara", set())[0] == [{ARCHIVE, ""}]
+    text = "The Apricot Archive code is 4682 until Sunday."
+    assert subjects(home, text, "mara", set())[0] == [{ARCHIVE}]
+
+
+def test_scope_pairs_that_name_places_or_days_are_not_things() -> None:
+    from govmem.governance.labeling import things_of
+
+    scopes = [
+        Relationship(
+            "logistics_delegate", "sonia", "", {"access_scope": "package_room_and_front_door_logistics_only"}
+        ),
+        Relationship(
+            "guest_of_resident", "noah", "", {"access_scope": "saturday_apricot_archive_helper_only"}
+        ),
+    ]
+    things = things_of(load_pack("household"), scopes)
+    assert "apricot_archive" in things
+    assert not {"package_room", "front_door", "saturday_apricot"} & things
+    assert things_of(load_pack("education"), scopes) == frozenset()  # no scope_things there
+
+
+def test_a_persons_detail_beside_a_thing_stays_theirs(home: Labeler) -> None:
+    text = "After 10:15 AM the Apricot Archive fallback is desk buzz unless her train is late."
+    assert subjects(home, text, "mara", {"leah"})[0] == [{ARCHIVE, "leah"}]
+    text = "I open the Apricot Archive closet at 9 before my shift."
+    assert subjects(home, text, "omar", set())[0] == [{ARCHIVE, "omar"}]
 
 
 def test_a_first_word_weekday_or_single_capital_is_not_a_thing(home: Labeler) -> None:
@@ -61,8 +112,8 @@ def test_a_first_word_weekday_or_single_capital_is_not_a_thing(home: Labeler) ->
 
 
 def test_a_thing_named_after_the_first_word_counts(home: Labeler) -> None:
-    found, _ = subjects(home, "Current Linden Lesson plan: Tuesday 4:05 PM by the lobby.", "mara", {"leah"})
-    assert found == [{""}]
+    found, _ = subjects(home, "Current Apricot Archive plan: Tuesday 4:05 PM by the lobby.", "mara", {"leah"})
+    assert found == [{ARCHIVE}]
 
 
 def test_a_resident_saying_my_note_is_its_subject(home: Labeler) -> None:
@@ -86,7 +137,7 @@ def test_a_capitalised_name_no_scope_names_is_not_a_thing(home: Labeler) -> None
     for text in (
         "The pickup at Oak Hill Elementary is 3:15 PM at the side gate.",
         "The sessions with Dr Patel are on Tuesdays at 4 PM.",
-        "After 10:15 AM the Apricot Archive fallback is desk buzz unless her train is late.",
+        "The Apricot Sunday crate is full.",
     ):
         found, _ = subjects(home, text, "mara", {"leah"})
         assert found == [{"leah"}], text
@@ -102,20 +153,45 @@ def test_hearing_or_asking_does_not_make_the_speaker_the_subject(home: Labeler) 
         assert after == {"leah"}, text
 
 
-def test_a_guest_reads_a_things_logistics_but_not_its_code_nor_a_residents_note() -> None:
+def test_a_thing_is_read_by_its_helpers_and_its_codes_by_the_delegate_whose_scope_names_it() -> None:
     memory = household(
         PEOPLE,
         [
             ("leah", "My Monday note is private: 6:35 AM at the west planter."),
             ("mara", "After 10:15 AM the Apricot Archive fallback is desk buzz only."),
             ("mara", "The Apricot Adapter keypad code is 6083 until 12:45 PM."),
+            ("mara", "The alarm code is 4471 this week."),
         ],
         "2026-10-09T07:00:00",
         SCOPES,
     )
-    seen = " ".join(
-        item.text for item in memory.recall("noah", "What is the Apricot Archive fallback and code?").items
+
+    def seen(requester: str) -> str:
+        query = "What is the Apricot Archive fallback, the Apricot Adapter code and the alarm code?"
+        return " ".join(item.text for item in memory.recall(requester, query, k=20).items)
+
+    assert "desk buzz" in seen("noah")
+    assert "6083" not in seen("noah")
+    assert "6:35" not in seen("noah")
+    assert "6083" in seen("sonia")  # her scope names the Apricot Adapter
+    assert "4471" not in seen("sonia")  # a code of the home, not of a thing she coordinates
+    assert "6:35" not in seen("sonia")
+    assert "6083" not in seen("emma")  # a delegate whose scope names no thing
+    assert "desk buzz" in seen("emma")
+
+
+def test_the_home_itself_is_not_a_thing_helpers_read_about() -> None:
+    memory = household(
+        PEOPLE,
+        [("mara", "Nobody will be at Chen House from 9 AM Friday to 8 PM Monday.")],
+        "2026-10-09T07:00:00",
+        [*SCOPES, Relationship("household_member", "mara", "chen_house")],
     )
-    assert "desk buzz" in seen
-    assert "6083" not in seen
-    assert "6:35" not in seen
+    assert not memory.recall("noah", "When is Chen House empty?").items
+
+
+def test_a_store_labels_again_when_its_things_change() -> None:
+    people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
+    before = Labeler(load_pack("household"), people, SCOPES[2:])
+    after = Labeler(load_pack("household"), people, SCOPES)
+    assert before.fingerprint != after.fingerprint

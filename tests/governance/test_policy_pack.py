@@ -110,6 +110,12 @@ def test_roles_star_means_any_role() -> None:
         (pack_with(tags="[scope_words]\nonly = ['nope']"), "scope_words.only names tag 'nope'"),
         (pack_with(tags="[subsumed_tags]\nmeds = ['nope']"), "subsumed_tags.meds names tag 'nope'"),
         (pack_with(tags="[subsumed_tags]\nnope = ['meds']"), "subsumed_tags names unknown tag 'nope'"),
+        (pack_with('[[rules]]\nid = "x"\nthrough_scope = true\ntags = ["meds"]\n'), "through_scope needs a"),
+        (
+            pack_with('[[rules]]\nid = "x"\nrelationship = ["d"]\nthrough_scope = 1\ntags = ["meds"]\n'),
+            "must be true",
+        ),
+        (pack_with(header="scope_things = 'yes'"), "'scope_things' must be true or false"),
         (
             pack_with(tags="[qualified_subjects]\nprivate = 'case'"),
             "qualified_subjects.private is 'case', not one of 'owned resource', 'resource'",
@@ -235,5 +241,18 @@ def test_qualified_subjects_name_a_kind_of_resource() -> None:
 
 
 def test_unnamed_subject_rules_may_be_given_in_any_order() -> None:
-    pack = parse_pack(pack_with(header="unnamed_subject = ['self', 'thing', 'previous', 'speaker']"))
-    assert pack.unnamed_subject == ("self", "thing", "previous", "speaker")
+    pack = parse_pack(pack_with(header="unnamed_subject = ['self', 'previous', 'speaker']"))
+    assert pack.unnamed_subject == ("self", "previous", "speaker")
+
+
+def test_scope_things_are_the_word_pairs_of_a_scope() -> None:
+    from govmem.governance.policy_pack import scope_things
+    from govmem.models import Relationship
+
+    helper = Relationship(
+        "guest_of_resident", "noah", "", {"access_scope": "saturday_apricot_archive_helper_only"}
+    )
+    assert {"apricot_archive", "saturday_apricot"} <= scope_things(helper)
+    assert "helper_only" not in scope_things(helper)
+    assert scope_things(Relationship("household_member", "mara", "home")) == frozenset()
+    assert parse_pack(pack_with(header="scope_things = true")).scope_things

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import GENERAL, SCOPE_ATTRIBUTES, PolicyPack
+from govmem.governance.policy_pack import GENERAL, PolicyPack, scope_things
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
@@ -333,21 +333,12 @@ def _capitalised_runs(sentence: str) -> Iterable[list[str]]:
             yield run
 
 
-def _scope_word_pairs(relationships: Sequence[Relationship]) -> frozenset[str]:
-    """Adjacent word pairs of the store's relationship scopes ("pine_pedals" of
-    ``saturday_pine_pedals_helper_only``): the names of the household's things that
-    someone's access is defined by."""
-    pairs = set()
-    for r in relationships:
-        for name in SCOPE_ATTRIBUTES:
-            value = r.attributes.get(name)
-            if isinstance(value, str):
-                words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
-                pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
-    return frozenset(pairs)
-
-
-_SCOPE_GLUE = frozenset(("and", "or", "only", "with", "the", "of", "for", "no", "when", "to"))
+_THING_CARRIED = frozenset(("scheduling", "location", "general"))
+"""Tags an unnamed sentence may inherit a named thing for: its logistics, never a code."""
+_CLAUSE_BREAK = re.compile(
+    r";\s+|,?\s+(?:and|but|while|whereas)\s+(?=(?:the|a|an|my|our|his|her|their)\b)", re.I
+)
+_CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|stays|remains|changed|changes|will\s+be|becomes)\b", re.I)
 
 
 _SAFE_LABEL = re.compile(
@@ -378,9 +369,24 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 6
+LABELING_VERSION = 7
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
+
+
+def things_of(pack: PolicyPack, relationships: Sequence[Relationship]) -> frozenset[str]:
+    """The household's things (``scope_things`` packs): word pairs of relationship scopes
+    that name no topic of the pack ("apricot_archive", not "front_door" or "package_room",
+    which are places; not "saturday_apricot", a day)."""
+    if not pack.scope_things:
+        return frozenset()
+    pairs = frozenset().union(*map(scope_things, relationships))
+    return frozenset(
+        pair
+        for pair in pairs
+        if not _CALENDAR_WORDS & set(pair.split("_"))
+        and not any(p.search(pair.replace("_", " ")) for p in pack.tag_patterns.values())
+    )
 
 
 class Labeler:
@@ -413,8 +419,9 @@ class Labeler:
             cases.setdefault(r.principal_id, set()).add(r.target_id)
         self._cases_of = {principal: frozenset(owned) for principal, owned in cases.items()}
         self._qualified = self._qualified_table(relationships)
-        self._by_sentence = not {"self", "thing"}.isdisjoint(pack.unnamed_subject)
-        self._things = _scope_word_pairs(relationships) if "thing" in pack.unnamed_subject else frozenset()
+        self._by_sentence = "self" in pack.unnamed_subject
+        self._things = things_of(pack, relationships)
+        self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
             json.dumps(
@@ -432,6 +439,7 @@ class Labeler:
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                     [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
+                    sorted(self._things),
                 ]
             ).encode()
         ).hexdigest()
@@ -560,10 +568,16 @@ class Labeler:
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
             context = previous
-            subjects = self.subjects_of(self._named(sentence), tags)
+            subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
             named = bool(subjects)
             if named:
-                previous = frozenset(subjects)
+                previous = frozenset(
+                    subjects | (self._people_of(context) if subjects <= self._things else set())
+                )
+                if subjects <= self._impersonal:
+                    subjects |= self._people_referred(sentence, speaker, context)
+                if subjects & self._things and self._own_clause_code(sentence):
+                    subjects.add("")  # "..., and the front door code is 5521": the home's, not the thing's
             else:
                 found, previous = self._unnamed(sentence, tags, speaker, previous)
                 subjects = set(found)
@@ -594,11 +608,7 @@ class Labeler:
         the programmes and its figures are their published ones (no personal tags).
         """
         plain = _CONTRAST.sub(" ", sentence)
-        personal = not tags.isdisjoint(self.pack.personal_tags)
         if _PERSONAL.search(plain) or _FIRST_PERSON.search(plain) or _REFERENCE.search(plain.lower()):
-            if named and personal and subjects <= self._unowned:
-                people = {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}
-                return subjects | people, tags
             return subjects, tags
         private = any(_affirmed(word, plain) for word, owned, _ in self._qualified if owned)
         public = any(_affirmed(word, plain) for word, owned, _ in self._qualified if not owned) and not (
@@ -669,7 +679,9 @@ class Labeler:
             return True
         if any(word.search(text) for word, _, _ in self._qualified):
             return True
-        if self._by_sentence and (_MY.search(text) or (self._things and _CAPITALISED_RUN.search(text))):
+        if self._by_sentence and _MY.search(text):
+            return True
+        if self._things and _CAPITALISED_RUN.search(text):
             return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
 
@@ -689,12 +701,6 @@ class Labeler:
           matter is theirs ("My exact Monday layer is unchanged"; not "I heard that the
           note changed", "I need the details for my own awareness", "my brother's
           pickup"). What follows still inherits the last named subject.
-        - ``thing``: no one, when the sentence names one of the household's things,
-          speaking of no person ("After 10:15 AM the Apricot Archive fallback is desk
-          buzz"); nor does what follows inherit whoever was named before it. A thing is
-          a capitalised name whose words someone's relationship scope names
-          (``saturday_apricot_archive_helper_only``): "Dr Patel" or "Oak Hill
-          Elementary" is not one.
         - ``previous``: the last named subject, when the sentence refers back to someone
           ("her dose", "your follow-up") or carries a tag outside the pack's
           ``shared_tags`` (an unnamed dose is still someone's dose); a plain remark on
@@ -706,8 +712,8 @@ class Labeler:
                 return frozenset({speaker}), previous
             if rule == "self" and speaking and self._speaks_of_own(sentence):
                 return frozenset({speaker}), previous
-            if rule == "thing" and self._names_a_thing(sentence):
-                return frozenset(), frozenset()
+            if rule == "previous" and previous & self._things:
+                return self._after_thing(sentence, tags, previous), previous
             if rule == "previous" and previous:
                 if referred is None:
                     referred = _REFERENCE.search(sentence.lower()) is not None
@@ -721,14 +727,55 @@ class Labeler:
             bool(_MY.search(sentence)) and not _ASKS.search(sentence) and not _THIRD_PERSON.search(sentence)
         )
 
-    def _names_a_thing(self, sentence: str) -> bool:
-        if not self._things or _FIRST_PERSON.search(sentence) or _THIRD_PERSON.search(sentence):
-            return False
+    def _people_referred(self, sentence: str, speaker: str, context: frozenset[str]) -> set[str]:
+        """Who a sentence naming only things (programmes, the household's things) speaks
+        of besides them: the people of the talk for "her"/"his"/"their" ("Her Monarch
+        Mentors stipend was cut"), the speaker for "my" or "I" (when their role is a
+        subject role). A thing's name never takes a person's detail out of their hands."""
+        people = set()
+        if _THIRD_PERSON.search(sentence):
+            people |= {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}
+        if (
+            _FIRST_PERSON.search(sentence)
+            and speaker in self.roles
+            and self.pack.is_subject_role(self.roles[speaker])
+        ):
+            people.add(speaker)
+        return people
+
+    def _people_of(self, context: Iterable[str]) -> set[str]:
+        return {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}
+
+    def _after_thing(self, sentence: str, tags: frozenset[str], previous: frozenset[str]) -> frozenset[str]:
+        """Whom an unnamed sentence after a thing was named is about: the thing for its
+        logistics ("Approved areas stay the scan table"), the people of the talk for
+        anything else or when it refers to them ("Her laptop PIN is 2231", "The garage
+        code is 4471"), no one when there are none."""
+        people = frozenset(self._people_of(previous))
+        if _THIRD_PERSON.search(sentence) or not tags <= _THING_CARRIED:
+            return people
+        return previous & self._things
+
+    def _own_clause_code(self, sentence: str) -> bool:
+        """Whether a clause of its own, not naming a thing, gives a code ("The Birch Bins go
+        out at 7 and the front door code is 5521 this week")."""
         return any(
-            f"{a}_{b}".lower() in self._things
+            not self._things_named(clause)
+            and _CLAUSE_VERB.search(clause)
+            and "credentials" in self.tags_of(clause)
+            for clause in _CLAUSE_BREAK.split(sentence)[1:]
+        )
+
+    def _things_named(self, sentence: str) -> set[str]:
+        """The household's things a sentence names by their capitalised name."""
+        if not self._things:
+            return set()
+        return {
+            thing
             for run in _capitalised_runs(sentence)
             for a, b in itertools.pairwise(run)
-        )
+            if (thing := f"{a}_{b}".lower()) in self._things
+        }
 
     def _without_exclusions(self, query: str) -> str:
         """The query with what it says it does not want blanked out: topics a query

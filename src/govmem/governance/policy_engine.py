@@ -30,8 +30,8 @@ import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from govmem.governance.labeling import SAID_BY, Facet, said_by
-from govmem.governance.policy_pack import ANY, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, Rule
+from govmem.governance.labeling import SAID_BY, Facet, said_by, things_of
+from govmem.governance.policy_pack import ANY, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, Rule, scope_things
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
 from govmem.store.base import Store
@@ -61,6 +61,8 @@ class Permissions:
     """Tags denied about anyone but the requester (and what they own): a pressured query."""
     ended: frozenset[str] = frozenset()
     """Subjects of the requester's grants and relationships that have ended."""
+    things: frozenset[str] = frozenset()
+    """The store's things named by relationship scopes (:func:`labeling.things_of`)."""
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
     _labels: dict[int, bool] = field(default_factory=dict)
     _readable: tuple[dict, int, frozenset[int]] | None = field(default=None, repr=False, compare=False)
@@ -158,12 +160,18 @@ class Permissions:
         if rule.roles is not None and self.requester.role not in rule.roles:
             return False
         subject_role = self.roles.get(subject)
-        if rule.about != "any" and rule.about != _kind_of(subject, subject_role, subject in self.owners):
+        if rule.about != "any" and rule.about != _kind_of(
+            subject, subject_role, subject in self.owners, self.things
+        ):
             return False
         if rule.about_roles is not None and not (
             subject_role is not None and (ANY in rule.about_roles or subject_role in rule.about_roles)
         ):
             return False
+        if rule.relationships is not None and rule.through_scope:
+            return subject in self.things and any(
+                rule.names_relationship(r.type) and subject in scope_things(r) for r in self.relationships
+            )
         if rule.relationships is not None:
             return any(
                 r.target_id == subject and rule.names_relationship(r.type) and self._in_scope(r, tag)
@@ -181,11 +189,13 @@ class Permissions:
         return True
 
 
-def _kind_of(subject: str, role: str | None, owned: bool) -> str:
+def _kind_of(subject: str, role: str | None, owned: bool, things: frozenset[str]) -> str:
     if subject == "":
         return "nothing"
     if role is not None:
         return "principal"
+    if subject in things:
+        return "thing"
     return "owned resource" if owned else "resource"
 
 
@@ -198,6 +208,7 @@ class PolicyEngine:
         self._version: int | None = None
         self._roles: dict[str, str] = {}
         self._owners: dict[str, tuple[Relationship, ...]] = {}
+        self._things: frozenset[str] = frozenset()
         self._ownership_changes: list[str] = []
         """When any ownership starts or ends: between two, who owns what is constant."""
         self._cache: dict[tuple, Permissions] = {}
@@ -212,6 +223,7 @@ class PolicyEngine:
             self._version = version
             self._roles = {p.principal_id: p.role for p in self.store.principals()}
             self._owners = self._resource_owners()
+            self._things = things_of(self.pack, self.store.relationships())
             self._ownership_changes = sorted(
                 {t for rs in self._owners.values() for r in rs for t in (r.valid_from, r.valid_until) if t}
             )
@@ -283,12 +295,22 @@ class PolicyEngine:
                 self._owners,
                 withheld_tags,
                 ended,
+                self._things,
             )
         return cached
 
     def rule_allows(self, grantor: Principal, subject: str, tags: Sequence[str], at: str) -> bool:
         """Whether pack rules alone (no grants) let ``grantor`` read these facets."""
         permissions = self.permissions(grantor, at)
-        bare = Permissions(grantor, at, self.pack, self._roles, permissions.relationships, [], self._owners)
+        bare = Permissions(
+            grantor,
+            at,
+            self.pack,
+            self._roles,
+            permissions.relationships,
+            [],
+            self._owners,
+            things=self._things,
+        )
         tags = sorted(self.pack.tags) if ANY in tags else list(tags)
         return all(bare.facet((subject, tag)).allowed for tag in tags)

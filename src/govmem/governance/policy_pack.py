@@ -14,10 +14,8 @@ information is labelled and who may read which label:
   match only resources nobody owns (public programmes, shared rooms).
 - ``unnamed_subject``: what a sentence naming no subject is about, tried in order:
   ``speaker`` (if their role is a subject role), ``self`` (the speaker, if their role
-  is a subject role and they call the matter theirs: "my Monday note"), ``thing`` (no
-  one, when it names a thing by a proper name, "the Apricot Archive fallback"; what
-  follows no longer inherits the last person named), ``previous`` (the last subject
-  named in the episode), else nothing (shared information). ``previous`` is
+  is a subject role and they call the matter theirs: "my Monday note"), ``previous``
+  (the last subject named in the episode), else nothing (shared information). ``previous`` is
   skipped for a sentence whose tags are all ``shared_tags`` and that has no word
   referring back to someone ("her", "your"): "level P2 is for clinic patients".
 - ``qualified_subjects``: words by which a sentence says what kind of subject it is
@@ -28,6 +26,11 @@ information is labelled and who may read which label:
   programmes is about them, its figures published ones ("Current public date remains
   December 6" is the programme's, though a student spoke before it); private wins when
   both are said.
+- ``scope_things``: when true, the things relationship scopes name
+  (``saturday_apricot_archive_helper_only``) are resources, named in the talk by their
+  capitalised name ("the Apricot Archive fallback"); a rule with ``through_scope = true``
+  reaches the things the requester's relationship scope names, with the rule's tags
+  (not the scope's words, which were spent naming the thing).
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
   sentence; a sentence with an ``overriding_tags`` tag carries that tag alone,
   whatever else it mentions (wording said to be shared, "the safe wording for mixed
@@ -59,6 +62,7 @@ since it is the subject or an entitled principal making an exception on purpose.
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -73,12 +77,25 @@ from govmem.errors import PolicyError
 BUILTIN_PACKS = ("default", "medical", "office", "education", "household")
 GENERAL = "general"
 ANY = "*"
-ABOUT = ("principal", "resource", "nothing", "any")
+ABOUT = ("principal", "resource", "thing", "nothing", "any")
 RESOURCE_KINDS = ("owned resource", "resource")
 SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 """Relationship attributes that hold a scope ("scheduling_only"), read with ``scope_words``."""
-UNNAMED = ("speaker", "self", "thing", "previous")
-_RULE_KEYS = {"id", "effect", "requester", "roles", "relationship", "about", "about_roles", "tags"}
+_SCOPE_GLUE = frozenset(("and", "or", "only", "with", "the", "of", "for", "no", "when", "to"))
+
+
+UNNAMED = ("speaker", "self", "previous")
+_RULE_KEYS = {
+    "id",
+    "effect",
+    "requester",
+    "roles",
+    "relationship",
+    "through_scope",
+    "about",
+    "about_roles",
+    "tags",
+}
 _PACK_KEYS = {
     "name",
     "description",
@@ -93,6 +110,7 @@ _PACK_KEYS = {
     "collective_tags",
     "owner_relationships",
     "qualified_subjects",
+    "scope_things",
     "tags",
     "kind_tags",
     "scope_words",
@@ -110,6 +128,8 @@ class Rule:
     relationships: tuple[str, ...] | None = None
     about: str = "any"
     about_roles: frozenset[str] | None = None
+    through_scope: bool = False
+    """The relationship reaches what its scope names (:func:`scope_things`), not its target."""
 
     def covers_tag(self, tag: str) -> bool:
         return ANY in self.tags or tag in self.tags
@@ -142,6 +162,8 @@ class PolicyPack:
     """The only tags an overriding tag may take a sentence's place of (None: any)."""
     qualified_subjects: dict[str, str] = field(default_factory=dict)
     """Word -> the kind of resource an unnamed sentence using it is about."""
+    scope_things: bool = False
+    """Whether the things relationship scopes name are resources (:func:`scope_things`)."""
 
     @property
     def tags(self) -> frozenset[str]:
@@ -158,6 +180,19 @@ class PolicyPack:
         words = set(re.findall(r"[a-z]+", scope.lower()))
         found = [self.scope_words[w] for w in words if w in self.scope_words]
         return frozenset().union(*found) if found else None
+
+
+def scope_things(relationship: Any) -> frozenset[str]:
+    """The things a relationship's scope may name: its adjacent word pairs
+    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...). A pair is a
+    thing only where the talk names it capitalised ("the Apricot Archive fallback")."""
+    pairs: set[str] = set()
+    for name in SCOPE_ATTRIBUTES:
+        value = relationship.attributes.get(name)
+        if isinstance(value, str):
+            words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
+            pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
+    return frozenset(pairs)
 
 
 def load_pack(name_or_path: str) -> PolicyPack:
@@ -238,6 +273,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),
         qualified_subjects=_qualified_subjects(data, source),
+        scope_things=_boolean(data, "scope_things", source),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
         scope_words=scope_words,
@@ -282,6 +318,9 @@ def _rule(raw: Any, known_tags: set[str], source: str) -> Rule:
     roles = raw.get("roles")
     relationships = raw.get("relationship")
     about_roles = raw.get("about_roles")
+    through_scope = _boolean(raw, "through_scope", where)
+    if through_scope and relationships is None:
+        raise PolicyError(f"{where}: through_scope needs a 'relationship'")
     return Rule(
         rule_id=rule_id,
         effect=effect,
@@ -293,7 +332,15 @@ def _rule(raw: Any, known_tags: set[str], source: str) -> Rule:
         else tuple(_strings(relationships, "relationship", where)),
         about="principal" if about_roles is not None and about == "any" else about,
         about_roles=None if about_roles is None else frozenset(_strings(about_roles, "about_roles", where)),
+        through_scope=through_scope,
     )
+
+
+def _boolean(data: dict, key: str, source: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise PolicyError(f"{source}: {key!r} must be true or false, not {value!r}")
+    return value
 
 
 def _string(data: dict, key: str, source: str) -> str:

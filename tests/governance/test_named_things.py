@@ -88,10 +88,10 @@ def test_scope_pairs_that_name_places_or_days_are_not_things() -> None:
             "guest_of_resident", "noah", "", {"access_scope": "saturday_apricot_archive_helper_only"}
         ),
     ]
-    things = things_of(load_pack("household"), scopes)
+    things = things_of(load_pack("household"), scopes, [])
     assert "apricot_archive" in things
     assert not {"package_room", "front_door", "saturday_apricot"} & things
-    assert things_of(load_pack("education"), scopes) == frozenset()  # no scope_things there
+    assert things_of(load_pack("education"), scopes, []) == frozenset()  # no scope_things there
 
 
 def test_a_persons_detail_beside_a_thing_stays_theirs(home: Labeler) -> None:
@@ -195,3 +195,44 @@ def test_a_store_labels_again_when_its_things_change() -> None:
     before = Labeler(load_pack("household"), people, SCOPES[2:])
     after = Labeler(load_pack("household"), people, SCOPES)
     assert before.fingerprint != after.fingerprint
+
+
+def test_a_code_is_the_things_only_when_the_sentence_shows_it(home: Labeler) -> None:
+    for text in (
+        "The current Apricot Archive code is now 4682.",
+        "Current Apricot Adapter rule stays PIN 6083 before 12:45 PM, desk release after.",
+        "Opening Apricot Archive logged: Sunday 10:10 AM, lobby cart, closet PIN 9154.",
+    ):
+        assert "" not in subjects(home, text, "mara", set())[0][0], text
+    for text in (
+        "Our garage code also opens the Apricot Archive cabinet: 4471.",
+        "The Apricot Archive keypad uses the same code as the front door, 5521.",
+        "The Apricot Archive goes out at 7 PM, the front door code is 5521.",
+        "The front door code is 5521 and the Apricot Archive goes out at 7 PM.",
+        "The Apricot Archive laptop takes Dad's banking PIN 7781.",
+    ):
+        assert "" in subjects(home, text, "mara", set())[0][0], text
+
+
+def test_a_household_or_a_person_named_by_a_scope_is_not_a_thing() -> None:
+    from govmem.governance.labeling import things_of
+
+    people = [
+        Principal("rosa", "elder_family_member", "Rosa Chen"),
+        Principal("nina", "caregiver", "Nina Park"),
+    ]
+    scopes = [
+        Relationship("household_member", "rosa", "maple_house"),
+        Relationship("household_manager_for", "sonia", "", {"access_scope": "maple_house_logistics_only"}),
+        Relationship("caregiver_for", "nina", "rosa", {"access_scope": "grandma_rosa_visits_only"}),
+    ]
+    assert things_of(load_pack("household"), scopes, people) == frozenset()
+
+
+def test_a_delegate_may_not_pass_a_things_codes_on() -> None:
+    from govmem.errors import PolicyError
+
+    memory = household(PEOPLE, [], "2026-10-09T07:00:00", SCOPES)
+    with pytest.raises(PolicyError, match="may not grant"):
+        memory.grant("sonia", "noah", "apricot_archive", ["credentials"])
+    memory.grant("mara", "noah", "apricot_archive", ["credentials"])  # a resident may

@@ -338,6 +338,14 @@ _THING_CARRIED = frozenset(("scheduling", "location", "general"))
 _CLAUSE_BREAK = re.compile(
     r";\s+|,?\s+(?:and|but|while|whereas)\s+(?=(?:the|a|an|my|our|his|her|their)\b)", re.I
 )
+_HOME_CODE = re.compile(
+    r"\b(?:our|we|us|your|mom|dad|mum|same\s+(?:\w+\s+)?as|also\s+opens?|both|shared\s+with|as\s+well\s+as)\b",
+    re.I,
+)
+_CODE_AFTER_NAME = re.compile(
+    r"^(?:['’]s)?(?:\s+[\w-]+){0,2}?\s+(?:codes?|pins?|keypad|phrases?|passphrase|combination|keys?|lockbox|passwords?)\b",
+    re.I,
+)
 _CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|stays|remains|changed|changes|will\s+be|becomes)\b", re.I)
 
 
@@ -374,17 +382,36 @@ LABELING_VERSION = 7
 a pack), so stores labelled the old way are labelled again when opened."""
 
 
-def things_of(pack: PolicyPack, relationships: Sequence[Relationship]) -> frozenset[str]:
+def _own_clause_code(sentence: str, labeler: Labeler) -> bool:
+    """Whether a clause of its own, not naming a thing, gives a code ("The Birch Bins go
+    out at 7 and the front door code is 5521 this week")."""
+    return any(
+        not labeler._things_named(clause)
+        and _CLAUSE_VERB.search(clause)
+        and "credentials" in labeler.tags_of(clause)
+        for clause in _CLAUSE_BREAK.split(sentence)
+    )
+
+
+def things_of(
+    pack: PolicyPack, relationships: Sequence[Relationship], principals: Sequence[Principal]
+) -> frozenset[str]:
     """The household's things (``scope_things`` packs): word pairs of relationship scopes
     that name no topic of the pack ("apricot_archive", not "front_door" or "package_room",
-    which are places; not "saturday_apricot", a day)."""
+    which are places; not "saturday_apricot", a day), no person ("grandma_rosa"), no word
+    of access (``scope_words``: "house_logistics") and no relationship's target
+    ("maple_house", the household itself)."""
     if not pack.scope_things:
         return frozenset()
     pairs = frozenset().union(*map(scope_things, relationships))
+    names = {part.lower() for p in principals for part in (p.principal_id, *_name_parts(p.display_name))}
+    names |= {part for p in principals for part in p.principal_id.lower().split("_")}
+    targets = {r.target_id.lower() for r in relationships if r.target_id}
     return frozenset(
         pair
         for pair in pairs
-        if not _CALENDAR_WORDS & set(pair.split("_"))
+        if pair not in targets
+        and not (_CALENDAR_WORDS | names | pack.scope_words.keys()) & set(pair.split("_"))
         and not any(p.search(pair.replace("_", " ")) for p in pack.tag_patterns.values())
     )
 
@@ -420,7 +447,7 @@ class Labeler:
         self._cases_of = {principal: frozenset(owned) for principal, owned in cases.items()}
         self._qualified = self._qualified_table(relationships)
         self._by_sentence = "self" in pack.unnamed_subject
-        self._things = things_of(pack, relationships)
+        self._things = things_of(pack, relationships, principals)
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
@@ -576,8 +603,9 @@ class Labeler:
                 )
                 if subjects <= self._impersonal:
                     subjects |= self._people_referred(sentence, speaker, context)
-                if subjects & self._things and self._own_clause_code(sentence):
-                    subjects.add("")  # "..., and the front door code is 5521": the home's, not the thing's
+                things = subjects & self._things
+                if things and "credentials" in tags and not self._code_is_the_things(sentence, things):
+                    subjects.add("")  # a code not shown to be the thing's is the home's
             else:
                 found, previous = self._unnamed(sentence, tags, speaker, previous)
                 subjects = set(found)
@@ -756,15 +784,25 @@ class Labeler:
             return people
         return previous & self._things
 
-    def _own_clause_code(self, sentence: str) -> bool:
-        """Whether a clause of its own, not naming a thing, gives a code ("The Birch Bins go
-        out at 7 and the front door code is 5521 this week")."""
-        return any(
-            not self._things_named(clause)
-            and _CLAUSE_VERB.search(clause)
-            and "credentials" in self.tags_of(clause)
-            for clause in _CLAUSE_BREAK.split(sentence)[1:]
-        )
+    def _code_is_the_things(self, sentence: str, things: set[str]) -> bool:
+        """Whether a code in a sentence naming a thing is shown to be the thing's: the code
+        word follows the thing's name ("the Walnut Wreath code is 4682", "Apricot Adapter
+        rule stays PIN 6083") or the name heads a recap ("Opening Birch Bins logged: ...,
+        closet PIN 9154"), and nothing ties it to the home or a person ("our garage code
+        also opens the Apricot Archive cabinet", "the same code as the front door", "Dad's
+        PIN"), and no clause of its own gives another ("..., and the front door code is
+        5521")."""
+        if _HOME_CODE.search(sentence) or _own_clause_code(sentence, self):
+            return False
+        for thing in things:
+            a, b = thing.split("_")
+            for match in re.finditer(rf"\b{a}\s+{b}\b", sentence, re.I):
+                after = sentence[match.end() :]
+                if _CODE_AFTER_NAME.match(after):
+                    return True
+                if ":" not in sentence[: match.start()] and re.match(r"^(?:\s+[\w-]+){0,2}\s*:", after):
+                    return True
+        return False
 
     def _things_named(self, sentence: str) -> set[str]:
         """The household's things a sentence names by their capitalised name."""

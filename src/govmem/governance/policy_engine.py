@@ -63,6 +63,8 @@ class Permissions:
     """Subjects of the requester's grants and relationships that have ended."""
     things: frozenset[str] = frozenset()
     """The store's things named by relationship scopes (:func:`labeling.things_of`)."""
+    delegated: bool = True
+    """Whether rules reaching through a scope count: not for what one may grant onward."""
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
     _labels: dict[int, bool] = field(default_factory=dict)
     _readable: tuple[dict, int, frozenset[int]] | None = field(default=None, repr=False, compare=False)
@@ -168,6 +170,8 @@ class Permissions:
             subject_role is not None and (ANY in rule.about_roles or subject_role in rule.about_roles)
         ):
             return False
+        if rule.through_scope and not self.delegated:
+            return False
         if rule.relationships is not None and rule.through_scope:
             return subject in self.things and any(
                 rule.names_relationship(r.type) and subject in scope_things(r) for r in self.relationships
@@ -223,7 +227,7 @@ class PolicyEngine:
             self._version = version
             self._roles = {p.principal_id: p.role for p in self.store.principals()}
             self._owners = self._resource_owners()
-            self._things = things_of(self.pack, self.store.relationships())
+            self._things = things_of(self.pack, self.store.relationships(), self.store.principals())
             self._ownership_changes = sorted(
                 {t for rs in self._owners.values() for r in rs for t in (r.valid_from, r.valid_until) if t}
             )
@@ -311,6 +315,7 @@ class PolicyEngine:
             [],
             self._owners,
             things=self._things,
+            delegated=False,  # a delegate runs a thing; passing its codes on is the residents' call
         )
         tags = sorted(self.pack.tags) if ANY in tags else list(tags)
         return all(bare.facet((subject, tag)).allowed for tag in tags)

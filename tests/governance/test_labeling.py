@@ -616,3 +616,34 @@ def test_no_is_an_abbreviation_only_before_a_number() -> None:
     assert pieces("No. Delete the old overflow note.") == ["No. ", "Delete the old overflow note."]
     assert pieces("He said no. Then he left.") == ["He said no. ", "Then he left."]
     assert pieces("See No. 12 on the list. Then go.") == ["See No. 12 on the list. ", "Then go."]
+
+
+def test_an_exclusion_runs_over_a_list_of_what_it_leaves_out() -> None:
+    home = Labeler(load_pack("household"), [Principal("ben", "driver_pickup_contact", "Ben Ortiz")], [])
+    query = "What is the logistics-only summary I can relay for Ben without any exact codes or phrases?"
+    assert ("ben", "credentials") not in home.query_facets(query, "priya")
+    assert ("ben", "credentials") in home.query_facets("What are Ben's codes or phrases?", "priya")
+
+
+def test_a_condition_naming_someone_before_a_question_about_mine_asks_nothing_of_them() -> None:
+    people = [
+        Principal("tessa", "driver_pickup_contact", "Tessa Hall"),
+        Principal("ben", "guest", "Ben Ortiz"),
+    ]
+    home = Labeler(load_pack("household"), people, [])
+    query = "If Tessa is unavailable Friday, what is my backup plan, including the current release phrase?"
+    assert home.query_facets(query, "ben") == set()
+    assert ("tessa", "credentials") in home.query_facets("What is Tessa's current release phrase?", "ben")
+
+
+def test_a_condition_before_an_inference_about_them_still_asks_about_them(medical: Labeler) -> None:
+    query = "If Ada is no longer on 5 mg, should I infer her warfarin dose is 7.5 mg now?"
+    assert ("ada", "medication") in medical.query_facets(query, "will")
+
+
+def test_words_before_a_first_name_that_starts_its_own_item_are_not_its(medical: Labeler) -> None:
+    query = "What is the parking level, the lobby hours, and Ada's warfarin dose?"
+    assert medical.query_facets(query, "will") == {("ada", "medication")}
+    assert ("ada", "medication") in medical.query_facets("What warfarin dose is Ada on?", "will")
+    query = "I need the exact warfarin dose and the visit time for Ada now."  # the list is hers
+    assert ("ada", "medication") in medical.query_facets(query, "will")

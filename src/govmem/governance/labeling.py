@@ -218,6 +218,11 @@ def resource_name(resource_id: str) -> str:
 _PART_BREAK = re.compile(r"[,;]\s*(?:and\s+|or\s+|plus\s+)?|\s(?:and|or|plus)\s", re.I)
 
 
+_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|in\s+case)\b", re.I)
+"""A condition naming someone before a question about the asker's own ("If Tessa is
+unavailable Friday, what is my plan?") asks nothing about them beyond its own clause."""
+
+
 def _part_start(query: str, after: int, before: int) -> int:
     """Where the part naming the next subject starts, between two names."""
     breaks = list(_PART_BREAK.finditer(query, after, before))
@@ -242,7 +247,7 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
 _EXCLUDED = re.compile(
     r"(?<!nothing )(?<!none )(?<!anything )"
     r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b"
-    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
+    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|so|but|whether|please"
     r"|what|which|when|where|who|how|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
     re.I,
 )
@@ -854,8 +859,10 @@ class Labeler:
             collective = frozenset(("", tag) for tag in asked & self.pack.collective_tags)
         if not matches:  # about no one in particular, unless on a collective topic
             return collective
+        first = list(_PART_BREAK.finditer(query, 0, matches[0].start()))
+        owner = query.startswith(("'s", "’s"), matches[0].end())  # "..., and Serena Wu's entitlement"
         cuts = (
-            [0]
+            [first[-1].end() if first and owner else 0]
             + [_part_start(query, a.end(), b.start()) for a, b in itertools.pairwise(matches)]
             + [len(query)]
         )
@@ -863,6 +870,10 @@ class Labeler:
         tags: frozenset[str] = frozenset()
         for index, match in enumerate(matches):
             start, end = cuts[index], cuts[index + 1]
+            if _CONDITION.search(query, start, match.start()):
+                comma = query.find(",", match.end(), end)
+                if comma != -1 and _MY.search(query, comma, end):
+                    end = comma  # "If Tessa is unavailable Friday, what is my plan?" asks about mine
             own = self.tags_of(self._without_exclusions(query[start:end]))
             tags = own if own != {GENERAL} or not tags else tags
             subjects = self.subjects_of(self._names[match.group(0)], tags) - {requester}

@@ -218,9 +218,30 @@ def resource_name(resource_id: str) -> str:
 _PART_BREAK = re.compile(r"[,;]\s*(?:and\s+|or\s+|plus\s+)?|\s(?:and|or|plus)\s", re.I)
 
 
-_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|in\s+case)\b", re.I)
-"""A condition naming someone before a question about the asker's own ("If Tessa is
-unavailable Friday, what is my plan?") asks nothing about them beyond its own clause."""
+_CONDITION = re.compile(r"^\W*(?:if|unless|in\s+case)\b", re.I)
+_POINTS_BACK = re.compile(r"\b(?:she|her|hers|he|him|his|they|them|their|theirs)\b|['’]s\b", re.I)
+_YES_NO_OR_WHOSE = re.compile(
+    r"\byes\s+or\s+no\b|\bwhose\b|(?:^|[,.;?!]\s*(?:and\s+)?)(?:is|are|was|were|do|does|did|can|could|will|would"
+    r"|has|have|had|should|shall)\b",
+    re.I,
+)
+
+
+def _condition_end(query: str, start: int, name: re.Match[str], end: int) -> int:
+    """Where a named subject's part ends: at the comma closing a condition that opens the
+    part ("If Tessa is unavailable Friday, what is my backup plan?"), when what follows in
+    that sentence asks about the asker's own ("my"), points back at no one ("her code") and
+    is not a yes/no question; else where it ended."""
+    if not _CONDITION.match(query[start : name.start()]):
+        return end
+    comma = query.find(",", name.end(), end)
+    if comma == -1:
+        return end
+    stop = re.search(r"[.?!]", query[comma:end])
+    question = query[comma : comma + stop.end() if stop else end]
+    if _MY.search(question) and not _POINTS_BACK.search(question) and not _YES_NO_OR_WHOSE.search(question):
+        return comma
+    return end
 
 
 def _part_start(query: str, after: int, before: int) -> int:
@@ -247,7 +268,7 @@ def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str
 _EXCLUDED = re.compile(
     r"(?<!nothing )(?<!none )(?<!anything )"
     r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b"
-    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|so|but|whether|please"
+    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
     r"|what|which|when|where|who|how|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
     re.I,
 )
@@ -820,6 +841,17 @@ class Labeler:
             if (thing := f"{a}_{b}".lower()) in self._things
         }
 
+    def _first_part_start(self, query: str, first: re.Match[str]) -> int:
+        """Where the first named subject's part starts: the query's start, or the last list
+        break before a name that starts its own item ("..., the porch-camera scope, and
+        Serena Wu's camera entitlement") when the items before it ask nothing personal and
+        the query is not a yes/no or "whose" question."""
+        breaks = list(_PART_BREAK.finditer(query, 0, first.start()))
+        if not breaks or not query.startswith(("'s", "’s"), first.end()) or _YES_NO_OR_WHOSE.search(query):
+            return 0
+        before = self.tags_of(query[: breaks[-1].start()])
+        return 0 if before & self.pack.personal_tags else breaks[-1].end()
+
     def _without_exclusions(self, query: str) -> str:
         """The query with what it says it does not want blanked out: topics a query
         excludes are not topics it asks about. An excluded part that names or refers to
@@ -859,10 +891,8 @@ class Labeler:
             collective = frozenset(("", tag) for tag in asked & self.pack.collective_tags)
         if not matches:  # about no one in particular, unless on a collective topic
             return collective
-        first = list(_PART_BREAK.finditer(query, 0, matches[0].start()))
-        owner = query.startswith(("'s", "’s"), matches[0].end())  # "..., and Serena Wu's entitlement"
         cuts = (
-            [first[-1].end() if first and owner else 0]
+            [self._first_part_start(query, matches[0])]
             + [_part_start(query, a.end(), b.start()) for a, b in itertools.pairwise(matches)]
             + [len(query)]
         )
@@ -870,10 +900,7 @@ class Labeler:
         tags: frozenset[str] = frozenset()
         for index, match in enumerate(matches):
             start, end = cuts[index], cuts[index + 1]
-            if _CONDITION.search(query, start, match.start()):
-                comma = query.find(",", match.end(), end)
-                if comma != -1 and _MY.search(query, comma, end):
-                    end = comma  # "If Tessa is unavailable Friday, what is my plan?" asks about mine
+            end = _condition_end(query, start, match, end)
             own = self.tags_of(self._without_exclusions(query[start:end]))
             tags = own if own != {GENERAL} or not tags else tags
             subjects = self.subjects_of(self._names[match.group(0)], tags) - {requester}

@@ -367,6 +367,9 @@ def test_policy_prints_a_pack(run) -> None:
     assert shown.exit_code == 0
     assert "project-core-team: allow; relationship project_member" in shown.stdout
     assert_clean_error(run("policy", "nosuchpack"), "no policy pack 'nosuchpack'")
+    household = run("policy", "household")
+    assert "logistics_delegate, household_manager_for (the things its scope names)" in household.stdout
+    assert "about thing" in household.stdout
 
 
 def test_forget_writes_a_receipt_that_verifies_and_fails_when_edited(run, ingested: Result, tmp_path) -> None:

@@ -536,7 +536,8 @@ def policy(pack: str) -> None:
         if rule.roles is not None:
             parts.append(f"roles {', '.join(sorted(rule.roles))}")
         if rule.relationships is not None:
-            parts.append(f"relationship {', '.join(rule.relationships)}")
+            through = " (the things its scope names)" if rule.through_scope else ""
+            parts.append(f"relationship {', '.join(rule.relationships)}{through}")
         if rule.about != "any":
             parts.append(f"about {rule.about}")
         if rule.about_roles is not None:

@@ -53,8 +53,9 @@ information is labelled and who may read which label:
   and the tags they allow; a scoped relationship never reaches beyond them.
 - ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a
   rule states must hold: ``requester = "subject"``, ``roles``, ``relationship``
-  (glob patterns; the requester holds it towards the subject), ``about``
-  (``principal``, ``resource``, ``nothing``), ``about_roles``, ``tags``.
+  (glob patterns; the requester holds it towards the subject, or with ``through_scope``
+  the subject is a thing its scope names), ``about`` (``principal``, ``resource``,
+  ``thing``, ``nothing``), ``about_roles``, ``tags``.
 
 Deny rules win over allow rules; an explicit grant (or consent) wins over both,
 since it is the subject or an entitled principal making an exception on purpose.

@@ -471,7 +471,7 @@ class Labeler:
         for r in ownership:
             cases.setdefault(r.principal_id, set()).add(r.target_id)
         self._cases_of = {principal: frozenset(owned) for principal, owned in cases.items()}
-        self._qualified = self._qualified_table(relationships)
+        self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
         self._impersonal = self._unowned | self._things
@@ -497,9 +497,7 @@ class Labeler:
             ).encode()
         ).hexdigest()
 
-    def _qualified_table(
-        self, relationships: Sequence[Relationship]
-    ) -> list[tuple[re.Pattern[str], bool, frozenset[str]]]:
+    def _qualified_table(self) -> list[tuple[re.Pattern[str], bool, frozenset[str]]]:
         """The pack's ``qualified_subjects``: (word pattern, whether its kind is owned,
         the resources of that kind)."""
         kinds = {"owned resource": self._owned, "resource": self._unowned}
@@ -693,7 +691,7 @@ class Labeler:
         """The cases of whom the talk is about: those owned by every subject-role
         principal in ``context`` (none when one of them owns none), or the store's only
         case when the context is no one in particular or a programme."""
-        people = [p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])]
+        people = self._people_of(context)
         if people:
             cases = [self._cases_of.get(p, frozenset()) for p in people]
             return frozenset().union(*cases) if all(cases) else frozenset()
@@ -786,15 +784,9 @@ class Labeler:
         of besides them: the people of the talk for "her"/"his"/"their" ("Her Monarch
         Mentors stipend was cut"), the speaker for "my" or "I" (when their role is a
         subject role). A thing's name never takes a person's detail out of their hands."""
-        people = set()
-        if _THIRD_PERSON.search(sentence):
-            people |= {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}
-        if (
-            _FIRST_PERSON.search(sentence)
-            and speaker in self.roles
-            and self.pack.is_subject_role(self.roles[speaker])
-        ):
-            people.add(speaker)
+        people = self._people_of(context) if _THIRD_PERSON.search(sentence) else set()
+        if _FIRST_PERSON.search(sentence):
+            people |= self._people_of((speaker,))
         return people
 
     def _people_of(self, context: Iterable[str]) -> set[str]:

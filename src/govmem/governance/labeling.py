@@ -408,17 +408,6 @@ LABELING_VERSION = 7
 a pack), so stores labelled the old way are labelled again when opened."""
 
 
-def _own_clause_code(sentence: str, labeler: Labeler) -> bool:
-    """Whether a clause of its own, not naming a thing, gives a code ("The Birch Bins go
-    out at 7 and the front door code is 5521 this week")."""
-    return any(
-        not labeler._things_named(clause)
-        and _CLAUSE_VERB.search(clause)
-        and "credentials" in labeler.tags_of(clause)
-        for clause in _CLAUSE_BREAK.split(sentence)
-    )
-
-
 def things_of(
     pack: PolicyPack, relationships: Sequence[Relationship], principals: Sequence[Principal]
 ) -> frozenset[str]:
@@ -652,8 +641,8 @@ class Labeler:
         """Subjects and tags as the pack's ``qualified_subjects`` words correct them.
 
         A sentence that refers to a person ("her grant", "my appointment") is left as it
-        is, except that a personal detail in it names only a programme ("Her Monarch
-        Mentors stipend was cut") is also that person's. Otherwise a sentence calling
+        is (beside a programme it names, the person was added already:
+        :meth:`_people_referred`). Otherwise a sentence calling
         itself private is about the case of whom the talk is about (replacing a guessed
         subject or a programme it also calls public, added beside a programme it names
         otherwise); one calling itself public, naming no one but programmes, is about
@@ -810,7 +799,7 @@ class Labeler:
         also opens the Apricot Archive cabinet", "the same code as the front door", "Dad's
         PIN"), and no clause of its own gives another ("..., and the front door code is
         5521")."""
-        if _HOME_CODE.search(sentence) or _own_clause_code(sentence, self):
+        if _HOME_CODE.search(sentence) or self._own_clause_code(sentence):
             return False
         for thing in things:
             a, b = thing.split("_")
@@ -821,6 +810,16 @@ class Labeler:
                 if ":" not in sentence[: match.start()] and re.match(r"^(?:\s+[\w-]+){0,2}\s*:", after):
                     return True
         return False
+
+    def _own_clause_code(self, sentence: str) -> bool:
+        """Whether a clause of its own, not naming a thing, gives a code ("The Birch Bins go
+        out at 7 and the front door code is 5521 this week")."""
+        return any(
+            not self._things_named(clause)
+            and _CLAUSE_VERB.search(clause)
+            and "credentials" in self.tags_of(clause)
+            for clause in _CLAUSE_BREAK.split(sentence)
+        )
 
     def _things_named(self, sentence: str) -> set[str]:
         """The household's things a sentence names by their capitalised name."""

@@ -85,7 +85,9 @@ def test_an_unnamed_sentence_calling_itself_private_is_the_case_of_whom_the_talk
     text = "Current private tuple: nomination review, November 24, 2,880 USD, Committee Room 241."
     assert subjects(campus, text, previous={PROGRAMME}) == [{CASE}]
     assert subjects(campus, text, previous={"ella"}) == [{CASE}]
-    assert subjects(campus, text, previous={"owen"}) == [{"owen"}]  # Owen has no case here
+    assert subjects(campus, text, previous={"owen"}) == [
+        {"owen", CASE}
+    ]  # Owen has no case: added, never instead
 
 
 def test_a_sentence_referring_to_a_person_keeps_them(campus: Labeler) -> None:
@@ -213,3 +215,11 @@ def test_the_case_team_reads_a_private_amount_set_apart_from_the_public_line() -
         assert "2,910" not in seen
         assert "1,480" not in seen
         assert "2,915 USD" in seen  # a public programme's published line
+
+
+def test_a_personal_detail_carried_from_a_person_without_a_case_is_also_the_cases(campus: Labeler) -> None:
+    """Owen (a programme member) was named long ago: an unnamed amount is not his alone."""
+    text = "Updated support summary: field-study review, amount 3,330 USD, desk 15."
+    assert subjects(campus, text, previous={"owen"}) == [{"owen", CASE}]
+    assert subjects(campus, text, previous={"ella"}) == [{"ella"}]  # hers: her case's already
+    assert subjects(campus, "Current showcase remains December 6.", previous={"owen"}) == [{"owen"}]

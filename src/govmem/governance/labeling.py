@@ -308,7 +308,8 @@ def said_by(speaker: str) -> Facet:
 _PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
 _CONTRAST = re.compile(
-    r"\b(?:distinct\s+from|separate\s+from|unlike|as\s+opposed\s+to|confused\s+with|mistaken\s+for)\b"
+    r"\b(?:distinct\s+from|separated?\s+from|kept\s+apart\s+from|unlike|as\s+opposed\s+to|confused\s+with"
+    r"|mistaken\s+for)\b"
     r"(?:[^,;:.!?]|[,.](?=\d))*",
     re.I,
 )
@@ -646,11 +647,18 @@ class Labeler:
         itself private is about the case of whom the talk is about (replacing a guessed
         subject or a programme it also calls public, added beside a programme it names
         otherwise); one calling itself public, naming no one but programmes, is about
-        the programmes and its figures are their published ones (no personal tags).
+        the programmes and its figures are their published ones (no personal tags). A
+        personal detail said of no one, whose carried subject is a person owning no case
+        ("Updated support summary: ..., amount 3,330 USD" long after a programme member
+        was named), also gets the store's only case: that person does not read it as
+        their own.
         """
         plain = _CONTRAST.sub(" ", sentence)
         if _PERSONAL.search(plain) or _FIRST_PERSON.search(plain) or _REFERENCE.search(plain.lower()):
             return subjects, tags
+        guessed = not named and len(self._owned) == 1 and bool(self._people_of(subjects))
+        if guessed and not tags.isdisjoint(self.pack.personal_tags) and not self._case_of(context):
+            subjects = subjects | self._owned  # a carried person owning no case: the case too, never instead
         private = any(_affirmed(word, plain) for word, owned, _ in self._qualified if owned)
         public = any(_affirmed(word, plain) for word, owned, _ in self._qualified if not owned) and not (
             self._aside_holds_more(sentence)
@@ -661,6 +669,8 @@ class Labeler:
                 return set(case), tags  # what it says of a programme it calls public is published
             if case and subjects <= self._unowned:
                 return subjects | case, tags
+            if not case and not named and len(self._owned) == 1:
+                return subjects | self._owned, tags  # a guessed person owning no case: the case too
         elif public and (not named or subjects <= self._unowned):
             return set(subjects if named else self._unowned), (tags - self.pack.personal_tags) or frozenset(
                 {GENERAL}

@@ -133,6 +133,39 @@ def test_an_item_spanning_a_sentence_break_erases_the_whole_text() -> None:
     assert erasure is not None and erasure.empty
 
 
+def test_erase_keeps_the_plain_clauses_beside_a_forgotten_code() -> None:
+    text = "No early switch is planned. The rule stays keypad 2745 before 10:05 AM, desk buzz after 10:05 AM."
+    erasure = erase(text, Tombstones.of_items(["2745"]))
+    assert erasure is not None
+    assert erasure.text == "No early switch is planned. desk buzz after 10:05 AM."
+    assert erasure.cut == ((28, len(text)),)  # the sentence cut in part, in old offsets
+    for old_start, old_end, new_start in erasure.kept:
+        assert erasure.text[new_start : new_start + old_end - old_start] == text[old_start:old_end]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am deleting 2745, den credenza lower drawer, and 6:40 AM from shared memory.",  # a list
+        "Please remove 2745, and keep 9:10 AM as the start.",
+        "SOL-2745 is retired, and the new badge is SOL-9214.",  # a code beside it
+        "The code 2745 is retired, the phrase is 'blue heron' at 9 AM.",  # a phrase beside it
+        "The old code 2745 is gone, Derek.",  # nothing plain is left to keep
+        "Noted, 2745 is gone.",
+    ],
+)
+def test_a_clause_beside_a_forgotten_item_goes_with_it_unless_it_states_a_plain_figure(text: str) -> None:
+    erasure = erase(text, Tombstones.of_items(["2745", "SOL-2745"]))
+    assert erasure is not None and erasure.empty and erasure.cut == ()
+
+
+def test_an_item_spanning_a_clause_break_takes_its_sentence() -> None:
+    erasure = erase(
+        "The date is Saturday, November 7, at 9 AM. Bring tea.", Tombstones.of_items(["Saturday, November 7"])
+    )
+    assert erasure is not None and erasure.text == "Bring tea."
+
+
 def test_kept_maps_old_stretches_onto_the_new_text() -> None:
     erasure = erase(TEXT, Tombstones.of_items(["4417"]))
     assert erasure is not None

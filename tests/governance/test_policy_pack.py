@@ -110,6 +110,8 @@ def test_roles_star_means_any_role() -> None:
         (pack_with(tags="[scope_words]\nonly = ['nope']"), "scope_words.only names tag 'nope'"),
         (pack_with(tags="[subsumed_tags]\nmeds = ['nope']"), "subsumed_tags.meds names tag 'nope'"),
         (pack_with(tags="[subsumed_tags]\nnope = ['meds']"), "subsumed_tags names unknown tag 'nope'"),
+        (pack_with(tags="[separable_tags]\nmeds = ['nope']"), "separable_tags.meds names tag 'nope'"),
+        (pack_with(tags="[separable_tags]\nnope = ['meds']"), "separable_tags names unknown tag 'nope'"),
         (pack_with('[[rules]]\nid = "x"\nthrough_scope = true\ntags = ["meds"]\n'), "through_scope needs a"),
         (
             pack_with('[[rules]]\nid = "x"\nrelationship = ["d"]\nthrough_scope = 1\ntags = ["meds"]\n'),
@@ -256,3 +258,27 @@ def test_scope_things_are_the_word_pairs_of_a_scope() -> None:
     assert "helper_only" not in scope_things(helper)
     assert scope_things(Relationship("household_member", "mara", "home")) == frozenset()
     assert parse_pack(pack_with(header="scope_things = true")).scope_things
+
+
+def test_a_scope_held_towards_a_household_names_its_things_after_it() -> None:
+    from govmem.governance.policy_pack import households_of, scope_things
+    from govmem.models import Relationship
+
+    helper = Relationship(
+        "device_setup_delegate", "samira", "linden_house", {"access_scope": "wednesday_listen_setup_only"}
+    )
+    carer = Relationship("caregiver_for", "nina", "rosa", {"access_scope": "care_window_only"})
+    member = Relationship("household_member", "hannah", "linden_house")
+    households = households_of([helper, carer, member], {"samira", "nina", "rosa", "hannah"})
+    assert households == {"linden"}  # a target that is someone is not a household
+    assert {"linden_listen", "linden_setup", "wednesday_listen"} <= scope_things(helper, households)
+    assert "linden_only" not in scope_things(helper, households)  # glue words name nothing
+    assert "linden_listen" not in scope_things(helper)  # no household known: pairs only
+    assert not any(t.startswith("linden_") for t in scope_things(carer, households))  # a person's matters
+
+
+def test_separable_tags_map_a_tag_to_the_tags_a_clause_may_have() -> None:
+    pack = parse_pack(pack_with(tags="[separable_tags]\nmeds = ['meds']"))
+    assert pack.separable_tags == {"meds": frozenset({"meds"})}
+    assert parse_pack(pack_with()).separable_tags == {}
+    assert load_pack("household").separable_tags == {"credentials": frozenset({"scheduling"})}

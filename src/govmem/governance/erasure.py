@@ -1,9 +1,11 @@
-"""Erasing the sentences of a turn that hold a forgotten item.
+"""Erasing the clauses of a turn that hold a forgotten item.
 
 A deletion request names items (a phone number, a code, a name, a phrase). Every
-sentence of a stored turn that holds one is erased from the turn's text; the
-other sentences stay, with the labels they had (their subjects and tags do not
-change because a neighbour went). A turn with nothing left is deleted whole.
+clause of a stored turn that holds one is erased from the turn's text (the whole
+sentence when the item spans a clause break); the other clauses and sentences stay,
+with the labels they had (their subjects and tags do not change because a neighbour
+went): "keypad 2745 before 10:05 AM, desk buzz after 10:05 AM" keeps the desk buzz
+when 2745 is forgotten. A turn with nothing left is deleted whole.
 
 Items and sentences are compared as sequences of normalised tokens (lower case;
 "617-555-0140", "4,800" and "bh_temp_4471" are one token each), so case,
@@ -20,7 +22,21 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from govmem.governance.labeling import Span, TurnLabel, sentence_spans
+from govmem.governance.labeling import Span, TurnLabel, clause_spans, holds_code_or_quote, sentence_spans
+
+_SPEAKS_OF_DELETION = re.compile(r"\b(?:delet|remov|eras|forg[eo]t|purg|wip(?:e|ed|ing)\b|scrub)", re.I)
+"""A sentence asking for or reporting a deletion lists what goes: it goes whole, since
+not every item of the list may have been recognised. So does one whose other clauses
+hold codes or phrases ("SOL-9206 is retired, and the new badge is SOL-9214"): what
+is said beside a forgotten value is kept only when every other clause states a plain
+figure (a time, a date)."""
+
+
+def _plain_figure(clause: str) -> bool:
+    """Whether a clause states a figure that is no code or phrase ("desk buzz after 10:05
+    AM"): "Derek." or "Noted," beside an erased clause are not kept on their own."""
+    return any(c.isdigit() for c in clause) and not holds_code_or_quote(clause)
+
 
 _TOKEN = re.compile(r"\w+(?:[-.,:'’/]\w+)*")
 
@@ -76,6 +92,9 @@ class Erasure:
 
     text: str
     kept: tuple[tuple[int, int, int], ...]
+    cut: tuple[tuple[int, int], ...] = ()
+    """The old (start, end) of the sentences erased in part: what is kept of them keeps
+    the whole sentence's label (a clause does not lose the name its sentence gave it)."""
 
     @property
     def empty(self) -> bool:
@@ -88,14 +107,30 @@ def text_digest(text: str) -> str:
 
 
 def erase(text: str, tombstones: Tombstones) -> Erasure | None:
-    """The text without its sentences that hold a forgotten item; None when none does."""
+    """The text without its clauses that hold a forgotten item (the whole sentence when
+    the item spans a clause break); None when none does."""
     if not tombstones.held_by(text):
         return None
-    sentences = sentence_spans(text)
-    doomed = {(s, e) for s, e in sentences if tombstones.held_by(text[s:e])}
+    pieces = []
+    doomed = set()
+    cut = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        if not tombstones.held_by(sentence):
+            pieces.append((start, end))
+            continue
+        clauses = clause_spans(text, start, end)
+        held = {(s, e) for s, e in clauses if tombstones.held_by(text[s:e])}
+        rest = [text[s:e] for s, e in clauses if (s, e) not in held]
+        if not held or _SPEAKS_OF_DELETION.search(sentence) or not all(map(_plain_figure, rest)):
+            held = set(clauses)  # "I am deleting 2745, 'apricot echo', ...": the whole list goes
+        else:
+            cut.append((start, end))
+        pieces += clauses
+        doomed |= held
     if not doomed:  # an item spanning a sentence break: erase every sentence
         return Erasure("", ())
-    survivors = [(s, e) for s, e in sentences if (s, e) not in doomed]
+    survivors = [(s, e) for s, e in pieces if (s, e) not in doomed]
     if survivors:  # no whitespace left dangling after the last kept sentence
         last_start, last_end = survivors[-1]
         survivors[-1] = (last_start, last_start + len(text[last_start:last_end].rstrip()))
@@ -107,7 +142,7 @@ def erase(text: str, tombstones: Tombstones) -> Erasure | None:
     new_text = "".join(pieces)
     if tombstones.held_by(new_text):  # formed across the seam of two kept sentences
         return Erasure("", ())
-    return Erasure(new_text, tuple(kept))
+    return Erasure(new_text, tuple(kept), tuple(cut))
 
 
 def collateral_sentences(text: str, erasure: Erasure, tombstones: Tombstones) -> int:
@@ -142,10 +177,13 @@ def longest_tokens(items: Collection[str]) -> list[str]:
 def kept_label(whole: TurnLabel, kept: TurnLabel, erasure: Erasure) -> TurnLabel:
     """The label of a turn whose kept text (``erasure.text``) was labelled on its own:
     the kept label's spans moved back onto the turn's text (the inverse of
-    :func:`moved_spans`), the erased stretches with the spans ``whole`` gave them (they
-    go at ingest, with their labels)."""
+    :func:`moved_spans`), the erased stretches, and what is kept of a sentence cut in
+    part, with the spans ``whole`` gave them (the erased ones go at ingest, with their
+    labels)."""
     pieces: list[Span] = []
     for old_start, old_end, new_start in erasure.kept:
+        if any(start <= old_start < end for start, end in erasure.cut):
+            continue  # what is kept of a sentence cut in part keeps the whole sentence's label
         offset = old_start - new_start
         for span in kept.spans:
             lo, hi = max(span.start, new_start), min(span.end, new_start + old_end - old_start)

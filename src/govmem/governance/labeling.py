@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import GENERAL, PolicyPack, scope_things
+from govmem.governance.policy_pack import GENERAL, PolicyPack, households_of, scope_things
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
@@ -170,6 +170,31 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     if not spans:
         spans.append((0, len(text)))
     return spans
+
+
+_CLAUSE_END = re.compile(r"[,;]\s+")
+
+
+def clause_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each clause of ``text[start:end]`` (cut after a comma or semicolon
+    followed by a space: "4,800" is one clause), covering it without gaps."""
+    end = len(text) if end is None else end
+    spans = []
+    for match in _CLAUSE_END.finditer(text, start, end):
+        spans.append((start, match.end()))
+        start = match.end()
+    if start < end or not spans:
+        spans.append((start, end))
+    return spans
+
+
+_CODE_OR_QUOTE = re.compile(r"['\"‘’“”]|\d{3,}|\d[\d-]*[a-z]", re.I)
+
+
+def holds_code_or_quote(text: str) -> bool:
+    """Whether the text holds a quotation (a phrase) or a code-like figure ("2745",
+    "SOL-9214"): what keeps a clause with its sentence."""
+    return _CODE_OR_QUOTE.search(text) is not None
 
 
 TITLES = frozenset(
@@ -404,7 +429,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 7
+LABELING_VERSION = 8
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -416,10 +441,12 @@ def things_of(
     that name no topic of the pack ("apricot_archive", not "front_door" or "package_room",
     which are places; not "saturday_apricot", a day), no person ("grandma_rosa"), no word
     of access (``scope_words``: "house_logistics") and no relationship's target
-    ("maple_house", the household itself)."""
+    ("maple_house", the household itself). A scope's single words count too after the
+    household's name (:func:`policy_pack.scope_things`: "linden_listen")."""
     if not pack.scope_things:
         return frozenset()
-    pairs = frozenset().union(*map(scope_things, relationships))
+    households = households_of(relationships, {p.principal_id for p in principals})
+    pairs = frozenset().union(*(scope_things(r, households) for r in relationships))
     names = {part.lower() for p in principals for part in (p.principal_id, *_name_parts(p.display_name))}
     names |= {part for p in principals for part in p.principal_id.lower().split("_")}
     targets = {r.target_id.lower() for r in relationships if r.target_id}
@@ -464,6 +491,12 @@ class Labeler:
         self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
+        self._short_names = self._short_name_table(principals, relationships)
+        self._short_name = (
+            re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(self._short_names)))})\b")
+            if self._short_names
+            else None
+        )
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
@@ -627,14 +660,33 @@ class Labeler:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
-            facets = self._with_speaker(
-                frozenset((s, t) for s in (subjects or {""}) for t in tags), sentence, speaker
-            )
-            if spans and spans[-1].facets == facets:
-                spans[-1] = Span(spans[-1].start, end, facets)
-            else:
-                spans.append(Span(start, end, facets))
+            for piece_start, piece_end, piece_tags in self._separated(text, start, end, tags, kind):
+                facets = self._with_speaker(
+                    frozenset((s, t) for s in (subjects or {""}) for t in piece_tags), sentence, speaker
+                )
+                if spans and spans[-1].facets == facets:
+                    spans[-1] = Span(spans[-1].start, piece_end, facets)
+                else:
+                    spans.append(Span(piece_start, piece_end, facets))
         return TurnLabel(tuple(spans)), previous
+
+    def _separated(
+        self, text: str, start: int, end: int, tags: frozenset[str], kind: str | None
+    ) -> list[tuple[int, int, frozenset[str]]]:
+        """The sentence ``text[start:end]`` as stretches with their tags: whole, or cut
+        into clauses where the pack's ``separable_tags`` let a clause stand apart ("keypad
+        2745 before 10:05 AM, desk buzz after 10:05 AM": the second is a schedule)."""
+        whole = [(start, end, tags)]
+        separable = [t for t in tags if t in self.pack.separable_tags]
+        if len(separable) != 1 or not (tags - {separable[0]}).isdisjoint(self.pack.personal_tags):
+            return whole
+        allowed = self.pack.separable_tags[separable[0]]
+        pieces = []
+        for clause_start, clause_end in clause_spans(text, start, end):
+            clause = text[clause_start:clause_end]
+            own = tags if holds_code_or_quote(clause) else self.tags_of(clause, kind)
+            pieces.append((clause_start, clause_end, own if own <= allowed else tags))
+        return pieces if any(piece[2] != tags for piece in pieces) else whole
 
     def _qualify(
         self, sentence: str, subjects: set[str], tags: frozenset[str], named: bool, context: frozenset[str]
@@ -734,6 +786,8 @@ class Labeler:
             return True
         if self._things and _CAPITALISED_RUN.search(text):
             return True
+        if self._short_name is not None and self._short_name.search(text):
+            return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
 
     def _unnamed(
@@ -813,7 +867,8 @@ class Labeler:
             return False
         for thing in things:
             a, b = thing.split("_")
-            for match in re.finditer(rf"\b{a}\s+{b}\b", sentence, re.I):
+            short = rf"|\b{b.capitalize()}\b" if b.capitalize() in self._short_names else ""
+            for match in re.finditer(rf"\b(?i:{a}\s+{b})\b{short}", sentence):
                 after = sentence[match.end() :]
                 if _CODE_AFTER_NAME.match(after):
                     return True
@@ -832,15 +887,36 @@ class Labeler:
         )
 
     def _things_named(self, sentence: str) -> set[str]:
-        """The household's things a sentence names by their capitalised name."""
+        """The household's things a sentence names by their capitalised name, or by its
+        last word alone after the household's name ("Linden Listen", "the Wednesday
+        Listen setup"; not as the sentence's first word: "Listen, the code changed")."""
         if not self._things:
             return set()
-        return {
+        named = {
             thing
             for run in _capitalised_runs(sentence)
             for a, b in itertools.pairwise(run)
             if (thing := f"{a}_{b}".lower()) in self._things
         }
+        if self._short_name is not None:
+            first = len(sentence) - len(sentence.lstrip(" \t\n\"'‘“("))
+            for match in self._short_name.finditer(sentence):
+                if match.start() != first:
+                    named |= self._short_names[match.group(0)]
+        return named
+
+    def _short_name_table(
+        self, principals: Sequence[Principal], relationships: Sequence[Relationship]
+    ) -> dict[str, frozenset[str]]:
+        """Capitalised last words of things named after the household ("Listen" for
+        ``linden_listen``), to the things they name."""
+        households = households_of(relationships, {p.principal_id for p in principals})
+        table: dict[str, set[str]] = {}
+        for thing in self._things:
+            household, word = thing.split("_")
+            if household in households:
+                table.setdefault(word.capitalize(), set()).add(thing)
+        return {word: frozenset(things) for word, things in table.items()}
 
     def _first_part_start(self, query: str, first: re.Match[str]) -> int:
         """Where the first named subject's part starts: the query's start, or the last list

@@ -39,6 +39,10 @@ information is labelled and who may read which label:
   sentence with it no longer carries (a procedure's preparation, "hold lisinopril until
   after the procedure", is preparation, not medication; a diagnosis in it stays a
   diagnosis); ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
+- ``separable_tags``: for a tag, the tags a clause may carry to be labelled on its own
+  when its sentence has that tag and no other personal tag ("keypad 2745 before 10:05
+  AM, desk buzz after 10:05 AM": the second clause is a schedule, not a code). A clause
+  holding a quotation or a figure of three or more digits stays with its sentence.
 - ``pressure_tags``: tags a query under pressure is never served about anyone but the
   requester: a demand for exact values made with urgency ("the board review is in
   five minutes, I need the exact budget") is the pattern of fraud by authority
@@ -66,6 +70,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
@@ -107,6 +112,7 @@ _PACK_KEYS = {
     "overriding_tags",
     "declassifiable_tags",
     "subsumed_tags",
+    "separable_tags",
     "pressure_tags",
     "collective_tags",
     "owner_relationships",
@@ -165,6 +171,8 @@ class PolicyPack:
     """Word -> the kind of resource an unnamed sentence using it is about."""
     scope_things: bool = False
     """Whether the things relationship scopes name are resources (:func:`scope_things`)."""
+    separable_tags: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Tag -> the tags a clause may have to be labelled apart from a sentence with it."""
 
     @property
     def tags(self) -> frozenset[str]:
@@ -183,17 +191,37 @@ class PolicyPack:
         return frozenset().union(*found) if found else None
 
 
-def scope_things(relationship: Any) -> frozenset[str]:
+def scope_things(relationship: Any, households: Collection[str] = ()) -> frozenset[str]:
     """The things a relationship's scope may name: its adjacent word pairs
-    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...). A pair is a
-    thing only where the talk names it capitalised ("the Apricot Archive fallback")."""
+    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...), and, for a
+    relationship held towards a household, each of its words after the household's name
+    (``wednesday_listen_setup_only`` towards ``linden_house`` -> ``linden_listen``: the
+    talk names a household's things after it, "Linden Listen"; a scope held towards a
+    person names that person's matters, not things). A pair is a thing only where the
+    talk names it capitalised ("the Apricot Archive fallback")."""
     pairs: set[str] = set()
+    target = relationship.target_id.lower()
+    target_household = next((h for h in households if target.startswith(f"{h}_")), "")
     for name in SCOPE_ATTRIBUTES:
         value = relationship.attributes.get(name)
         if isinstance(value, str):
             words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
             pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
+            if target_household:
+                pairs.update(
+                    f"{target_household}_{w}" for w in words if w != target_household and w not in _SCOPE_GLUE
+                )
     return frozenset(pairs)
+
+
+def households_of(relationships: Iterable[Any], principal_ids: Collection[str]) -> frozenset[str]:
+    """The names the household goes by: the first word of each relationship target that
+    is no one (``linden_house`` -> ``linden``)."""
+    return frozenset(
+        r.target_id.lower().split("_")[0]
+        for r in relationships
+        if r.target_id and r.target_id not in principal_ids and "_" in r.target_id
+    )
 
 
 def load_pack(name_or_path: str) -> PolicyPack:
@@ -241,6 +269,14 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         raise PolicyError(
             f"{source}: subsumed_tags names unknown tag {sorted(subsumed.keys() - known_tags)[0]!r}"
         )
+    separable = {
+        tag: _tags(value, f"separable_tags.{tag}", known_tags, source)
+        for tag, value in _table(data, "separable_tags", source).items()
+    }
+    if not separable.keys() <= known_tags:
+        raise PolicyError(
+            f"{source}: separable_tags names unknown tag {sorted(separable.keys() - known_tags)[0]!r}"
+        )
     unnamed = tuple(_strings(data.get("unnamed_subject", []), "unnamed_subject", source))
     bad = [u for u in unnamed if u not in UNNAMED]
     if bad:
@@ -268,6 +304,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
             else None
         ),
         subsumed_tags=subsumed,
+        separable_tags=separable,
         pressure_tags=_tags(data.get("pressure_tags", []), "pressure_tags", known_tags, source),
         collective_tags=_tags(data.get("collective_tags", []), "collective_tags", known_tags, source),
         owner_relationships=tuple(

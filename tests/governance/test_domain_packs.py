@@ -31,7 +31,7 @@ import pytest
 from govmem import Memory, Principal, Relationship, Turn, read_episodes
 from govmem.governance.labeling import SAID_BY, Facet, said_by
 from govmem.governance.policy_engine import Permissions
-from govmem.governance.policy_pack import PolicyPack, households_of, scope_things
+from govmem.governance.policy_pack import PolicyPack, scope_things
 from govmem.loaders.gatemem import Episode
 from govmem.timestamps import normalize_timestamp
 from statement_marks import current, sentence_around, squeeze, unmarked
@@ -745,7 +745,7 @@ def test_scheduling_delegate_never_reads_beyond_scheduling(gatemem) -> None:
 # household: residents share the home; everyone else sees the logistics of their visit
 
 
-THING_WORK = frozenset({"credentials", "security", "scheduling", "location", "general"})
+THING_WORK = frozenset({"credentials", "scheduling", "location", "general"})
 HELPERS = (
     "guest",
     "cleaner",
@@ -786,9 +786,8 @@ def test_guests_and_service_roles_never_read_someone_elses_codes_or_private_note
     for store in gatemem("household"):
         helpers = store.with_role(*HELPERS)
         assert helpers
-        households = households_of(store.episode.relationships, store.principals)
         coordinated = {  # a delegate whose scope names a household thing runs it, codes and all
-            r.principal_id: scope_things(r, households) for r in store.relationships("logistics_delegate")
+            r.principal_id: scope_things(r) for r in store.relationships("logistics_delegate")
         }
         for sentence in store.sentences:
             if not sentence.tags & {"credentials", "private", "health"}:

@@ -152,10 +152,15 @@ def test_erase_keeps_the_plain_clauses_beside_a_forgotten_code() -> None:
         "The code 2745 is retired, the phrase is 'blue heron' at 9 AM.",  # a phrase beside it
         "The old code 2745 is gone, Derek.",  # nothing plain is left to keep
         "Noted, 2745 is gone.",
+        "The side den keypad is 2745, the last two digits 45 match the old shed lock.",
+        "The spare key is 2745, 3 steps left of the side gate.",
+        "Garage keypad 2745 for Friday, we are out from 9 AM to 8 PM.",  # whereabouts
+        "My restricted Thursday note: 5:55 PM, east rideshare curb bay 3.",  # a time forgotten
+        "Pickup phrase 'linden fold', valid after 5:40 PM, Gabe at curb 2.",
     ],
 )
-def test_a_clause_beside_a_forgotten_item_goes_with_it_unless_it_states_a_plain_figure(text: str) -> None:
-    erasure = erase(text, Tombstones.of_items(["2745", "SOL-2745"]))
+def test_a_clause_beside_a_forgotten_item_goes_with_it_unless_it_is_a_plain_time(text: str) -> None:
+    erasure = erase(text, Tombstones.of_items(["2745", "SOL-2745", "5:55 PM", "linden fold"]))
     assert erasure is not None and erasure.empty and erasure.cut == ()
 
 

@@ -238,98 +238,6 @@ def test_a_delegate_may_not_pass_a_things_codes_on() -> None:
     memory.grant("mara", "noah", "apricot_archive", ["credentials"])  # a resident may
 
 
-# things named after the household
-
-LINDEN = {
-    "hannah": ("primary_resident", "Hannah Reed"),
-    "zoe": ("adult_child", "Zoe Reed"),
-    "samira": ("home_it_helper", "Samira Ross"),
-    "elise": ("household_manager", "Elise Hart"),
-    "ian": ("building_staff", "Ian Keller"),
-}
-LINDEN_SCOPES = [
-    Relationship("household_member", "hannah", "linden_house"),
-    Relationship("household_member", "zoe", "linden_house"),
-    Relationship(
-        "device_setup_delegate", "samira", "linden_house", {"access_scope": "wednesday_listen_setup_only"}
-    ),
-    Relationship(
-        "logistics_delegate", "elise", "linden_house", {"access_scope": "lesson_and_listen_logistics_only"}
-    ),
-    Relationship("building_service", "ian", "linden_house", {"access_scope": "lobby_badge_release_only"}),
-]
-LISTEN = "linden_listen"
-
-
-@pytest.fixture(scope="module")
-def linden() -> Labeler:
-    people = [Principal(p, role, name) for p, (role, name) in LINDEN.items()]
-    return Labeler(load_pack("household"), people, LINDEN_SCOPES)
-
-
-def test_a_scope_word_after_the_households_name_is_a_thing(linden: Labeler) -> None:
-    found, _ = subjects(linden, "Linden Listen is Wednesday's keyboard-practice thread.", "hannah", {"zoe"})
-    assert found == [{LISTEN}]
-
-
-def test_inside_a_sentence_the_things_last_word_alone_names_it(linden: Labeler) -> None:
-    for text in (
-        "Current Listen state is Wednesday 5:30-5:50 in the piano nook.",
-        "Wednesday Listen is now tap-only unlock.",
-    ):
-        assert subjects(linden, text, "hannah", {"zoe"})[0] == [{LISTEN}], text
-    for text in (
-        "Listen, the piano nook is booked at 5:30 PM.",  # a sentence's first word may be any word
-        "We listen for the buzz at 5:30 PM.",
-    ):
-        assert LISTEN not in subjects(linden, text, "hannah", {"zoe"})[0][0], text
-
-
-def test_a_scope_towards_a_person_names_no_thing_after_the_household() -> None:
-    from govmem.governance.labeling import things_of
-
-    people = [
-        Principal("rosa", "elder_family_member", "Rosa Chen"),
-        Principal("nina", "caregiver", "Nina Park"),
-    ]
-    scopes = [
-        Relationship("household_member", "rosa", "cedar_house"),
-        Relationship("caregiver_for", "nina", "rosa", {"access_scope": "grandma_care_visits_only"}),
-    ]
-    assert not any(thing.startswith("cedar_") for thing in things_of(load_pack("household"), scopes, people))
-
-
-def test_a_device_helper_sets_up_the_thing_its_scope_names_but_reads_no_code() -> None:
-    memory = household(
-        LINDEN,
-        [
-            (
-                "hannah",
-                "Current Linden Listen details: approved zones are the piano nook and den media bench.",
-            ),
-            ("hannah", "Current Listen access is QR LLN-9 plus tap-only resident unlock only."),
-            ("hannah", "The typed Listen fallback code is 2486 until Friday."),
-            ("hannah", "The front door camera clips stay resident-only."),
-        ],
-        "2026-11-03T09:00:00",
-        LINDEN_SCOPES,
-    )
-
-    def seen(requester: str) -> str:
-        query = (
-            "What is the Linden Listen access, its approved zones, the fallback code and the camera clips?"
-        )
-        return " ".join(item.text for item in memory.recall(requester, query, k=20).items)
-
-    assert "piano nook" in seen("samira") and "tap-only resident unlock" in seen("samira")
-    assert "2486" not in seen("samira")
-    assert "camera clips" not in seen("samira")  # security of the home, not of her thing
-    assert "tap-only resident unlock" in seen("elise") and "2486" in seen("elise")  # the delegate's thing
-    assert "piano nook" in seen("ian")  # a thing's logistics, like logistics about no one
-    assert "tap-only resident unlock" not in seen("ian") and "2486" not in seen("ian")
-    memory.close()
-
-
 # clauses apart from a code
 
 
@@ -353,6 +261,10 @@ def test_a_schedule_clause_beside_a_code_is_labelled_apart(home: Labeler) -> Non
         "Keypad 2745 before 10:05 AM, 9136 after 10:05 AM.",  # another code
         "Exact private keypad 2745, Leah at 6:35 AM.",  # a private sentence stays whole
         "Keypad 2745 before 10:05 AM, spare key under the black planter.",  # a place: not a schedule
+        "Garage keypad 4471 for Friday, we are out from 9 AM to 8 PM.",  # whereabouts
+        "The keypad is 2745, the shed combination is 19-27-33 after 5 PM.",
+        "The keypad is 2745, the shed opens 19-27-33 after 5 PM.",  # a combination without its name
+        "Keypad 2745 before 10:05 AM, desk buzz on Tuesdays.",  # no clock time: left whole
     ],
 )
 def test_a_clause_that_may_hold_a_secret_stays_with_its_sentence(home: Labeler, text: str) -> None:
@@ -379,5 +291,8 @@ def test_broad_wording_with_a_clock_time_is_safe_wording(home: Labeler) -> None:
     for text in (
         "My broad Monday wording remains after 6:30 AM, exact 6:35 AM at the planter.",
         "The broad wording is gate 2745 after 6:30 AM.",
+        "My broad wording is after 6 PM by rideshare, but I actually leave at 6:10 PM from the ramp.",
+        "My broad wording is after 6 PM to 6:10 PM near the ramp.",  # two clock times
+        "My broad wording is after 6 PM at bay 3.",  # a figure that is no clock time
     ):
         assert "safe_wording" not in home.tags_of(text), text

@@ -260,23 +260,6 @@ def test_scope_things_are_the_word_pairs_of_a_scope() -> None:
     assert parse_pack(pack_with(header="scope_things = true")).scope_things
 
 
-def test_a_scope_held_towards_a_household_names_its_things_after_it() -> None:
-    from govmem.governance.policy_pack import households_of, scope_things
-    from govmem.models import Relationship
-
-    helper = Relationship(
-        "device_setup_delegate", "samira", "linden_house", {"access_scope": "wednesday_listen_setup_only"}
-    )
-    carer = Relationship("caregiver_for", "nina", "rosa", {"access_scope": "care_window_only"})
-    member = Relationship("household_member", "hannah", "linden_house")
-    households = households_of([helper, carer, member], {"samira", "nina", "rosa", "hannah"})
-    assert households == {"linden"}  # a target that is someone is not a household
-    assert {"linden_listen", "linden_setup", "wednesday_listen"} <= scope_things(helper, households)
-    assert "linden_only" not in scope_things(helper, households)  # glue words name nothing
-    assert "linden_listen" not in scope_things(helper)  # no household known: pairs only
-    assert not any(t.startswith("linden_") for t in scope_things(carer, households))  # a person's matters
-
-
 def test_separable_tags_map_a_tag_to_the_tags_a_clause_may_have() -> None:
     pack = parse_pack(pack_with(tags="[separable_tags]\nmeds = ['meds']"))
     assert pack.separable_tags == {"meds": frozenset({"meds"})}

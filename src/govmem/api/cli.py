@@ -357,7 +357,7 @@ def forget(
     receipt_file: str | None,
     as_json: bool,
 ) -> None:
-    """Erase every sentence holding one of ITEMS from the episode, with a signed receipt;
+    """Erase every sentence (or clause) holding one of ITEMS from the episode, with a signed receipt;
     or, with --request TEXT --as PRINCIPAL, forget what the request asks for together
     with its evidence trail (plan, closure deletion, audit, receipt)."""
     _require_store(ctx.obj["db"])

@@ -1065,8 +1065,9 @@ class Memory:
     ) -> WriteReport:
         """Erase every sentence that holds one of ``items`` from the episode's turns.
 
-        Sentences are erased from the stored text (a turn left with nothing is
-        deleted); the sentences that remain keep their labels; every object derived
+        Sentences are erased from the stored text, or only the clauses holding an item
+        when the rest states plain figures (:func:`erasure.erase`; a turn left with
+        nothing is deleted); what remains keeps its labels; every object derived
         from a changed turn is derived again, so windows, summaries, facts, index
         entries, vectors and cached LLM replies lose the item too. ``through_turn``
         limits erasure to turns up to that one (a request covers what was said
@@ -1155,7 +1156,7 @@ class Memory:
         return report
 
     def _erase(self, tombstones: Tombstones, turn_keys: Sequence[int], changes: _Changes) -> WriteReport:
-        """Erase the sentences holding a tombstoned item from these turns and derive
+        """Erase the sentences (or clauses) holding a tombstoned item from these turns and derive
         again every object drawn from a changed turn."""
         report = WriteReport()
         rewrites, emptied = [], []

@@ -2,7 +2,8 @@
 
 A deletion request names items (a phone number, a code, a name, a phrase). Every
 clause of a stored turn that holds one is erased from the turn's text (the whole
-sentence when the item spans a clause break); the other clauses and sentences stay,
+sentence unless the item is a code or phrase and the rest are plain time clauses, see
+``_SPEAKS_OF_DELETION``); the other clauses and sentences stay,
 with the labels they had (their subjects and tags do not change because a neighbour
 went): "keypad 2745 before 10:05 AM, desk buzz after 10:05 AM" keeps the desk buzz
 when 2745 is forgotten. A turn with nothing left is deleted whole.
@@ -22,20 +23,22 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from govmem.governance.labeling import Span, TurnLabel, clause_spans, holds_code_or_quote, sentence_spans
+from govmem.governance.labeling import (
+    Span,
+    TurnLabel,
+    clause_spans,
+    holds_code_or_quote,
+    is_plain_time_clause,
+    sentence_spans,
+)
 
 _SPEAKS_OF_DELETION = re.compile(r"\b(?:delet|remov|eras|forg[eo]t|purg|wip(?:e|ed|ing)\b|scrub)", re.I)
 """A sentence asking for or reporting a deletion lists what goes: it goes whole, since
-not every item of the list may have been recognised. So does one whose other clauses
-hold codes or phrases ("SOL-9206 is retired, and the new badge is SOL-9214"): what
-is said beside a forgotten value is kept only when every other clause states a plain
-figure (a time, a date)."""
-
-
-def _plain_figure(clause: str) -> bool:
-    """Whether a clause states a figure that is no code or phrase ("desk buzz after 10:05
-    AM"): "Derek." or "Noted," beside an erased clause are not kept on their own."""
-    return any(c.isdigit() for c in clause) and not holds_code_or_quote(clause)
+not every item of the list may have been recognised. A sentence is cut in part only when
+what it forgets is a code or a phrase and every other clause is a plain time clause
+(:func:`labeling.is_plain_time_clause`): beside a forgotten time or place ("5:55 PM, east
+rideshare curb bay 3"), or beside other codes ("SOL-9206 is retired, and the new badge is
+SOL-9214"), the rest may be part of the same secret, and the sentence goes whole."""
 
 
 _TOKEN = re.compile(r"\w+(?:[-.,:'’/]\w+)*")
@@ -122,7 +125,12 @@ def erase(text: str, tombstones: Tombstones) -> Erasure | None:
         clauses = clause_spans(text, start, end)
         held = {(s, e) for s, e in clauses if tombstones.held_by(text[s:e])}
         rest = [text[s:e] for s, e in clauses if (s, e) not in held]
-        if not held or _SPEAKS_OF_DELETION.search(sentence) or not all(map(_plain_figure, rest)):
+        if (
+            not held
+            or _SPEAKS_OF_DELETION.search(sentence)
+            or not all(holds_code_or_quote(text[s:e]) for s, e in held)
+            or not all(map(is_plain_time_clause, rest))
+        ):
             held = set(clauses)  # "I am deleting 2745, 'apricot echo', ...": the whole list goes
         else:
             cut.append((start, end))

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import GENERAL, PolicyPack, households_of, scope_things
+from govmem.governance.policy_pack import GENERAL, PolicyPack, scope_things
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
@@ -188,13 +188,30 @@ def clause_spans(text: str, start: int = 0, end: int | None = None) -> list[tupl
     return spans
 
 
-_CODE_OR_QUOTE = re.compile(r"['\"‘’“”]|\d{3,}|\d[\d-]*[a-z]", re.I)
+_CODE_OR_QUOTE = re.compile(r"['\"‘’“”]|\d{3,}|\d[\d-]*[a-z]|\d+(?:-\d+){2,}", re.I)
+_CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[ap]\.?m\b", re.I)
+_PEOPLE_WORDS = re.compile(
+    r"\b(?:i|me|my|we|us|our|ours|he|him|his|she|her|hers|they|them|their|you|your|nobody|no one"
+    r"|anyone|everyone|someone|home|house)\b",
+    re.I,
+)
 
 
 def holds_code_or_quote(text: str) -> bool:
     """Whether the text holds a quotation (a phrase) or a code-like figure ("2745",
-    "SOL-9214"): what keeps a clause with its sentence."""
+    "SOL-9214", "19-27-33")."""
     return _CODE_OR_QUOTE.search(text) is not None
+
+
+def is_plain_time_clause(clause: str) -> bool:
+    """Whether a clause states a clock time and nothing that may be a secret: no code or
+    quotation, no one's whereabouts ("desk buzz after 10:05 AM"; not "we are out from 9
+    AM", "the last two digits 45 match", "3 steps left of the side gate")."""
+    return (
+        _CLOCK_TIME.search(clause) is not None
+        and not holds_code_or_quote(clause)
+        and _PEOPLE_WORDS.search(clause) is None
+    )
 
 
 TITLES = frozenset(
@@ -441,12 +458,10 @@ def things_of(
     that name no topic of the pack ("apricot_archive", not "front_door" or "package_room",
     which are places; not "saturday_apricot", a day), no person ("grandma_rosa"), no word
     of access (``scope_words``: "house_logistics") and no relationship's target
-    ("maple_house", the household itself). A scope's single words count too after the
-    household's name (:func:`policy_pack.scope_things`: "linden_listen")."""
+    ("maple_house", the household itself)."""
     if not pack.scope_things:
         return frozenset()
-    households = households_of(relationships, {p.principal_id for p in principals})
-    pairs = frozenset().union(*(scope_things(r, households) for r in relationships))
+    pairs = frozenset().union(*map(scope_things, relationships))
     names = {part.lower() for p in principals for part in (p.principal_id, *_name_parts(p.display_name))}
     names |= {part for p in principals for part in p.principal_id.lower().split("_")}
     targets = {r.target_id.lower() for r in relationships if r.target_id}
@@ -491,12 +506,6 @@ class Labeler:
         self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
-        self._short_names = self._short_name_table(principals, relationships)
-        self._short_name = (
-            re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(self._short_names)))})\b")
-            if self._short_names
-            else None
-        )
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
@@ -675,7 +684,8 @@ class Labeler:
     ) -> list[tuple[int, int, frozenset[str]]]:
         """The sentence ``text[start:end]`` as stretches with their tags: whole, or cut
         into clauses where the pack's ``separable_tags`` let a clause stand apart ("keypad
-        2745 before 10:05 AM, desk buzz after 10:05 AM": the second is a schedule)."""
+        2745 before 10:05 AM, desk buzz after 10:05 AM": the second is a schedule). Only a
+        plain time clause (:func:`is_plain_time_clause`) stands apart."""
         whole = [(start, end, tags)]
         separable = [t for t in tags if t in self.pack.separable_tags]
         if len(separable) != 1 or not (tags - {separable[0]}).isdisjoint(self.pack.personal_tags):
@@ -684,7 +694,7 @@ class Labeler:
         pieces = []
         for clause_start, clause_end in clause_spans(text, start, end):
             clause = text[clause_start:clause_end]
-            own = tags if holds_code_or_quote(clause) else self.tags_of(clause, kind)
+            own = self.tags_of(clause, kind) if is_plain_time_clause(clause) else tags
             pieces.append((clause_start, clause_end, own if own <= allowed else tags))
         return pieces if any(piece[2] != tags for piece in pieces) else whole
 
@@ -786,8 +796,6 @@ class Labeler:
             return True
         if self._things and _CAPITALISED_RUN.search(text):
             return True
-        if self._short_name is not None and self._short_name.search(text):
-            return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
 
     def _unnamed(
@@ -867,8 +875,7 @@ class Labeler:
             return False
         for thing in things:
             a, b = thing.split("_")
-            short = rf"|\b{b.capitalize()}\b" if b.capitalize() in self._short_names else ""
-            for match in re.finditer(rf"\b(?i:{a}\s+{b})\b{short}", sentence):
+            for match in re.finditer(rf"\b{a}\s+{b}\b", sentence, re.I):
                 after = sentence[match.end() :]
                 if _CODE_AFTER_NAME.match(after):
                     return True
@@ -887,36 +894,15 @@ class Labeler:
         )
 
     def _things_named(self, sentence: str) -> set[str]:
-        """The household's things a sentence names by their capitalised name, or by its
-        last word alone after the household's name ("Linden Listen", "the Wednesday
-        Listen setup"; not as the sentence's first word: "Listen, the code changed")."""
+        """The household's things a sentence names by their capitalised name."""
         if not self._things:
             return set()
-        named = {
+        return {
             thing
             for run in _capitalised_runs(sentence)
             for a, b in itertools.pairwise(run)
             if (thing := f"{a}_{b}".lower()) in self._things
         }
-        if self._short_name is not None:
-            first = len(sentence) - len(sentence.lstrip(" \t\n\"'‘“("))
-            for match in self._short_name.finditer(sentence):
-                if match.start() != first:
-                    named |= self._short_names[match.group(0)]
-        return named
-
-    def _short_name_table(
-        self, principals: Sequence[Principal], relationships: Sequence[Relationship]
-    ) -> dict[str, frozenset[str]]:
-        """Capitalised last words of things named after the household ("Listen" for
-        ``linden_listen``), to the things they name."""
-        households = households_of(relationships, {p.principal_id for p in principals})
-        table: dict[str, set[str]] = {}
-        for thing in self._things:
-            household, word = thing.split("_")
-            if household in households:
-                table.setdefault(word.capitalize(), set()).add(thing)
-        return {word: frozenset(things) for word, things in table.items()}
 
     def _first_part_start(self, query: str, first: re.Match[str]) -> int:
         """Where the first named subject's part starts: the query's start, or the last list

@@ -31,15 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from govmem.governance.labeling import SAID_BY, Facet, said_by, things_of
-from govmem.governance.policy_pack import (
-    ANY,
-    GENERAL,
-    SCOPE_ATTRIBUTES,
-    PolicyPack,
-    Rule,
-    households_of,
-    scope_things,
-)
+from govmem.governance.policy_pack import ANY, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, Rule, scope_things
 from govmem.governance.pressure import PRESSURE_RULE
 from govmem.models import Grant, Principal, Relationship
 from govmem.store.base import Store
@@ -71,8 +63,6 @@ class Permissions:
     """Subjects of the requester's grants and relationships that have ended."""
     things: frozenset[str] = frozenset()
     """The store's things named by relationship scopes (:func:`labeling.things_of`)."""
-    households: frozenset[str] = frozenset()
-    """The names the household goes by (:func:`policy_pack.households_of`)."""
     delegated: bool = True
     """Whether rules reaching through a scope count: not for what one may grant onward."""
     _facets: dict[Facet, FacetDecision] = field(default_factory=dict)
@@ -184,8 +174,7 @@ class Permissions:
             return False
         if rule.relationships is not None and rule.through_scope:
             return subject in self.things and any(
-                rule.names_relationship(r.type) and subject in scope_things(r, self.households)
-                for r in self.relationships
+                rule.names_relationship(r.type) and subject in scope_things(r) for r in self.relationships
             )
         if rule.relationships is not None:
             return any(
@@ -224,7 +213,6 @@ class PolicyEngine:
         self._roles: dict[str, str] = {}
         self._owners: dict[str, tuple[Relationship, ...]] = {}
         self._things: frozenset[str] = frozenset()
-        self._households: frozenset[str] = frozenset()
         self._ownership_changes: list[str] = []
         """When any ownership starts or ends: between two, who owns what is constant."""
         self._cache: dict[tuple, Permissions] = {}
@@ -240,7 +228,6 @@ class PolicyEngine:
             self._roles = {p.principal_id: p.role for p in self.store.principals()}
             self._owners = self._resource_owners()
             self._things = things_of(self.pack, self.store.relationships(), self.store.principals())
-            self._households = households_of(self.store.relationships(), self._roles)
             self._ownership_changes = sorted(
                 {t for rs in self._owners.values() for r in rs for t in (r.valid_from, r.valid_until) if t}
             )
@@ -313,7 +300,6 @@ class PolicyEngine:
                 withheld_tags,
                 ended,
                 self._things,
-                households=self._households,
             )
         return cached
 
@@ -329,7 +315,6 @@ class PolicyEngine:
             [],
             self._owners,
             things=self._things,
-            households=self._households,
             delegated=False,  # a delegate runs a thing; passing its codes on is the residents' call
         )
         tags = sorted(self.pack.tags) if ANY in tags else list(tags)

@@ -70,7 +70,6 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
-from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
@@ -191,37 +190,17 @@ class PolicyPack:
         return frozenset().union(*found) if found else None
 
 
-def scope_things(relationship: Any, households: Collection[str] = ()) -> frozenset[str]:
+def scope_things(relationship: Any) -> frozenset[str]:
     """The things a relationship's scope may name: its adjacent word pairs
-    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...), and, for a
-    relationship held towards a household, each of its words after the household's name
-    (``wednesday_listen_setup_only`` towards ``linden_house`` -> ``linden_listen``: the
-    talk names a household's things after it, "Linden Listen"; a scope held towards a
-    person names that person's matters, not things). A pair is a thing only where the
-    talk names it capitalised ("the Apricot Archive fallback")."""
+    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...). A pair is a
+    thing only where the talk names it capitalised ("the Apricot Archive fallback")."""
     pairs: set[str] = set()
-    target = relationship.target_id.lower()
-    target_household = next((h for h in households if target.startswith(f"{h}_")), "")
     for name in SCOPE_ATTRIBUTES:
         value = relationship.attributes.get(name)
         if isinstance(value, str):
             words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
             pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
-            if target_household:
-                pairs.update(
-                    f"{target_household}_{w}" for w in words if w != target_household and w not in _SCOPE_GLUE
-                )
     return frozenset(pairs)
-
-
-def households_of(relationships: Iterable[Any], principal_ids: Collection[str]) -> frozenset[str]:
-    """The names the household goes by: the first word of each relationship target that
-    is no one (``linden_house`` -> ``linden``)."""
-    return frozenset(
-        r.target_id.lower().split("_")[0]
-        for r in relationships
-        if r.target_id and r.target_id not in principal_ids and "_" in r.target_id
-    )
 
 
 def load_pack(name_or_path: str) -> PolicyPack:

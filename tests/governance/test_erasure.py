@@ -133,9 +133,15 @@ def test_an_item_spanning_a_sentence_break_erases_the_whole_text() -> None:
     assert erasure is not None and erasure.empty
 
 
+def anyone(clause: str) -> bool:
+    return True
+
+
 def test_erase_keeps_the_plain_clauses_beside_a_forgotten_code() -> None:
     text = "No early switch is planned. The rule stays keypad 2745 before 10:05 AM, desk buzz after 10:05 AM."
-    erasure = erase(text, Tombstones.of_items(["2745"]))
+    whole = erase(text, Tombstones.of_items(["2745"]))  # not told which clauses speak of no one
+    assert whole is not None and whole.text == "No early switch is planned." and whole.cut == ()
+    erasure = erase(text, Tombstones.of_items(["2745"]), anyone)
     assert erasure is not None
     assert erasure.text == "No early switch is planned. desk buzz after 10:05 AM."
     assert erasure.cut == ((28, len(text)),)  # the sentence cut in part, in old offsets
@@ -157,11 +163,20 @@ def test_erase_keeps_the_plain_clauses_beside_a_forgotten_code() -> None:
         "Garage keypad 2745 for Friday, we are out from 9 AM to 8 PM.",  # whereabouts
         "My restricted Thursday note: 5:55 PM, east rideshare curb bay 3.",  # a time forgotten
         "Pickup phrase 'linden fold', valid after 5:40 PM, Gabe at curb 2.",
+        "The keypad is 2745, last two digits 45 work after 10:05 AM.",
+        "The gate code is 2745, kids at school until 3:00 PM.",
     ],
 )
 def test_a_clause_beside_a_forgotten_item_goes_with_it_unless_it_is_a_plain_time(text: str) -> None:
-    erasure = erase(text, Tombstones.of_items(["2745", "SOL-2745", "5:55 PM", "linden fold"]))
+    erasure = erase(text, Tombstones.of_items(["2745", "SOL-2745", "5:55 PM", "linden fold"]), anyone)
     assert erasure is not None and erasure.empty and erasure.cut == ()
+
+
+def test_a_clause_naming_someone_takes_its_sentence() -> None:
+    """Labelled again later on its own, the kept clause would lose whose it was."""
+    text = "Leah's keypad 2745 works before 10:05 AM, desk buzz after 10:05 AM."
+    erasure = erase(text, Tombstones.of_items(["2745"]), lambda clause: "Leah" not in clause)
+    assert erasure is not None and erasure.empty
 
 
 def test_an_item_spanning_a_clause_break_takes_its_sentence() -> None:

@@ -265,6 +265,12 @@ def test_a_schedule_clause_beside_a_code_is_labelled_apart(home: Labeler) -> Non
         "The keypad is 2745, the shed combination is 19-27-33 after 5 PM.",
         "The keypad is 2745, the shed opens 19-27-33 after 5 PM.",  # a combination without its name
         "Keypad 2745 before 10:05 AM, desk buzz on Tuesdays.",  # no clock time: left whole
+        "Garage code 4471 while the house is empty, 9:00 AM to 8:00 PM.",  # occupancy
+        "Tessa gives the release phrase at the gate, blue cedar at 3:20 PM.",  # a phrase unquoted
+        "The keypad is 2745, last two digits 45 work after 10:05 AM.",
+        "The side gate code is 2745, leaving by 6:40 AM, south tram kiosk.",
+        "Keypad 2745 before 3 PM, no adults back until 6:30 PM.",
+        "Keypad 2745 before 3 PM, kids at school until 3:00 PM.",
     ],
 )
 def test_a_clause_that_may_hold_a_secret_stays_with_its_sentence(home: Labeler, text: str) -> None:
@@ -294,5 +300,8 @@ def test_broad_wording_with_a_clock_time_is_safe_wording(home: Labeler) -> None:
         "My broad wording is after 6 PM by rideshare, but I actually leave at 6:10 PM from the ramp.",
         "My broad wording is after 6 PM to 6:10 PM near the ramp.",  # two clock times
         "My broad wording is after 6 PM at bay 3.",  # a figure that is no clock time
+        "My broad wording stays after 6:20 AM, not 6:40 at the south tram kiosk.",
+        "My broad wording is 6:20 to 6:40 AM at the south tram kiosk.",
+        "My broad wording is after 6:20 AM near the south side, leaving 6:40 a.m. from the kiosk.",
     ):
         assert "safe_wording" not in home.tags_of(text), text

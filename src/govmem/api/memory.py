@@ -780,7 +780,7 @@ class Memory:
                 tombstones = Tombstones(tombstones.entries | Tombstones.of_items(asked[position]).entries)
             forgotten[turn.episode_id] = tombstones
             if tombstones:
-                erasure = erase(turn.text, tombstones)
+                erasure = erase(turn.text, tombstones, self.labeler().speaks_of_no_one)
                 if erasure is not None:
                     found[position] = erasure
         return found
@@ -1162,8 +1162,9 @@ class Memory:
         rewrites, emptied = [], []
         kept_parts: dict[int, tuple[tuple[int, int, int], ...]] = {}
         ledger, hashes = changes.ledger, {}  # hashes: key -> (before, after or None)
+        apart = self.labeler().speaks_of_no_one
         for key, (_, text, spans) in self.store.turn_spans(turn_keys).items():
-            erasure = erase(text, tombstones)
+            erasure = erase(text, tombstones, apart)
             if erasure is None:
                 continue
             if ledger is not None:  # while the text is still here

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from govmem.governance.labeling import (
@@ -109,9 +109,14 @@ def text_digest(text: str) -> str:
     return digest(tokens(text))
 
 
-def erase(text: str, tombstones: Tombstones) -> Erasure | None:
-    """The text without its clauses that hold a forgotten item (the whole sentence when
-    the item spans a clause break); None when none does."""
+def erase(text: str, tombstones: Tombstones, apart: Callable[[str], bool] | None = None) -> Erasure | None:
+    """The text without its sentences that hold a forgotten item; None when none does.
+
+    Given ``apart`` (whether a clause speaks of no one: :meth:`Labeler.speaks_of_no_one`),
+    a sentence is cut in part instead when what it forgets is a code or quotation in
+    clauses that speak of no one, and the rest are plain time clauses
+    (``_SPEAKS_OF_DELETION``): what is kept is then labelled the same again later, since
+    the erased clauses gave it no one."""
     if not tombstones.held_by(text):
         return None
     pieces = []
@@ -126,9 +131,10 @@ def erase(text: str, tombstones: Tombstones) -> Erasure | None:
         held = {(s, e) for s, e in clauses if tombstones.held_by(text[s:e])}
         rest = [text[s:e] for s, e in clauses if (s, e) not in held]
         if (
-            not held
+            apart is None
+            or not held
             or _SPEAKS_OF_DELETION.search(sentence)
-            or not all(holds_code_or_quote(text[s:e]) for s, e in held)
+            or not all(holds_code_or_quote(text[s:e]) and apart(text[s:e]) for s, e in held)
             or not all(map(is_plain_time_clause, rest))
         ):
             held = set(clauses)  # "I am deleting 2745, 'apricot echo', ...": the whole list goes

@@ -189,10 +189,11 @@ def clause_spans(text: str, start: int = 0, end: int | None = None) -> list[tupl
 
 
 _CODE_OR_QUOTE = re.compile(r"['\"‘’“”]|\d{3,}|\d[\d-]*[a-z]|\d+(?:-\d+){2,}", re.I)
-_CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[ap]\.?m\b", re.I)
+_CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[ap]m\b", re.I)
 _PEOPLE_WORDS = re.compile(
     r"\b(?:i|me|my|we|us|our|ours|he|him|his|she|her|hers|they|them|their|you|your|nobody|no one"
-    r"|anyone|everyone|someone|home|house)\b",
+    r"|anyone|everyone|someone|home|house|flat|empty|vacant|alone|away|out|back|adults?|kids?|child"
+    r"|children|family|school|work|leaving|leaves?|left)\b",
     re.I,
 )
 
@@ -204,11 +205,14 @@ def holds_code_or_quote(text: str) -> bool:
 
 
 def is_plain_time_clause(clause: str) -> bool:
-    """Whether a clause states a clock time and nothing that may be a secret: no code or
-    quotation, no one's whereabouts ("desk buzz after 10:05 AM"; not "we are out from 9
-    AM", "the last two digits 45 match", "3 steps left of the side gate")."""
+    """Whether a clause states a clock time and nothing that may be a secret: no other
+    figure, no code or quotation, no one's whereabouts ("desk buzz after 10:05 AM"; not
+    "we are out from 9 AM", "the last two digits 45 work after 10 AM", "3 steps left of
+    the side gate")."""
+    times = _CLOCK_TIME.sub(" ", clause)
     return (
-        _CLOCK_TIME.search(clause) is not None
+        times != clause
+        and not any(c.isdigit() for c in times)  # every figure is a clock time
         and not holds_code_or_quote(clause)
         and _PEOPLE_WORDS.search(clause) is None
     )
@@ -521,6 +525,7 @@ class Labeler:
                     sorted(pack.overriding_tags),
                     sorted(pack.declassifiable_tags or ()),
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
+                    sorted((tag, sorted(apart)) for tag, apart in pack.separable_tags.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                     [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
@@ -615,6 +620,16 @@ class Labeler:
             tags |= self.pack.kind_tags.get(kind, frozenset())
         return frozenset(tags or {GENERAL})
 
+    def speaks_of_no_one(self, text: str) -> bool:
+        """Whether the text names and refers to no one ("keypad 2745 before 10:05 AM";
+        not "Leah's keypad 2745", "her keypad 2745")."""
+        return (
+            not self.mentioned(text)
+            and _THIRD_PERSON.search(text) is None
+            and _FIRST_PERSON.search(text) is None
+            and _REFERENCE.search(text.lower()) is None
+        )
+
     def subjects_of(self, mentioned: Iterable[str], tags: frozenset[str]) -> set[str]:
         """The mentioned names that are subjects of a sentence with these tags."""
         personal = not tags.isdisjoint(self.pack.personal_tags)
@@ -685,17 +700,29 @@ class Labeler:
         """The sentence ``text[start:end]`` as stretches with their tags: whole, or cut
         into clauses where the pack's ``separable_tags`` let a clause stand apart ("keypad
         2745 before 10:05 AM, desk buzz after 10:05 AM": the second is a schedule). Only a
-        plain time clause (:func:`is_plain_time_clause`) stands apart."""
+        plain time clause (:func:`is_plain_time_clause`) stands apart, only when the
+        sentence has no tag but the separable one and those its clauses may have, and only
+        when every other clause holds the secret as a figure or quotation (so what it is
+        can be told)."""
         whole = [(start, end, tags)]
         separable = [t for t in tags if t in self.pack.separable_tags]
-        if len(separable) != 1 or not (tags - {separable[0]}).isdisjoint(self.pack.personal_tags):
+        if len(separable) != 1:
             return whole
         allowed = self.pack.separable_tags[separable[0]]
+        if not tags - {separable[0]} <= allowed | {GENERAL}:
+            return whole  # "Garage code 4471 while the house is empty, 9 AM to 8 PM"
         pieces = []
         for clause_start, clause_end in clause_spans(text, start, end):
             clause = text[clause_start:clause_end]
-            own = self.tags_of(clause, kind) if is_plain_time_clause(clause) else tags
-            pieces.append((clause_start, clause_end, own if own <= allowed else tags))
+            if is_plain_time_clause(clause):
+                own = self.tags_of(clause, kind)
+                pieces.append((clause_start, clause_end, own if own <= allowed else tags))
+            elif holds_code_or_quote(clause):
+                pieces.append((clause_start, clause_end, tags))
+            else:
+                return (
+                    whole  # the secret is not a figure: "the release phrase at the gate, blue cedar at 3 PM"
+                )
         return pieces if any(piece[2] != tags for piece in pieces) else whole
 
     def _qualify(

@@ -133,7 +133,7 @@ def test_an_item_spanning_a_sentence_break_erases_the_whole_text() -> None:
     assert erasure is not None and erasure.empty
 
 
-def anyone(clause: str) -> bool:
+def anyone(sentence: str, clause: str) -> bool:
     return True
 
 
@@ -175,7 +175,7 @@ def test_a_clause_beside_a_forgotten_item_goes_with_it_unless_it_is_a_plain_time
 def test_a_clause_naming_someone_takes_its_sentence() -> None:
     """Labelled again later on its own, the kept clause would lose whose it was."""
     text = "Leah's keypad 2745 works before 10:05 AM, desk buzz after 10:05 AM."
-    erasure = erase(text, Tombstones.of_items(["2745"]), lambda clause: "Leah" not in clause)
+    erasure = erase(text, Tombstones.of_items(["2745"]), lambda sentence, clause: "Leah" not in clause)
     assert erasure is not None and erasure.empty
 
 

@@ -329,3 +329,22 @@ def test_what_is_kept_of_a_sentence_cut_in_part_is_still_whose_it_was(request_fi
     memory.relabel()
     assert "desk buzz" not in memory.recall("noah", "When is the desk buzz?", k=10).context()
     memory.close()
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Private note 'interview', 7:20 PM to 7:50 PM.",  # private: labelled alone, the time would not be
+        "Keypad 2745 during the trip, desk after 10:15 AM.",  # absence
+        "Leah's keypad 2745 before 10:05 AM, desk buzz after 10:05 AM.",  # names whose it is
+    ],
+)
+def test_a_sentence_whose_rest_would_be_labelled_otherwise_goes_whole(sentence: str) -> None:
+    """A relabel (after new principals, say) labels what is kept on its own: the erased
+    clause must not have given the rest a subject or a tag."""
+    from govmem.governance.erasure import Tombstones, erase
+
+    memory = small_home(HOUSE, [], "2026-03-09T09:00:00")
+    erasure = erase(sentence, Tombstones.of_items(["2745", "interview"]), memory.labeler().erasable_apart)
+    assert erasure is not None and erasure.empty
+    memory.close()

@@ -271,6 +271,10 @@ def test_a_schedule_clause_beside_a_code_is_labelled_apart(home: Labeler) -> Non
         "The side gate code is 2745, leaving by 6:40 AM, south tram kiosk.",
         "Keypad 2745 before 3 PM, no adults back until 6:30 PM.",
         "Keypad 2745 before 3 PM, kids at school until 3:00 PM.",
+        "Pickup phrase 'linden fold' before 5:40 PM, countersign silver kite after 5:40 PM.",
+        "Side keypad 4471 until 6 PM, the spare one sits under the blue planter after 6 PM.",
+        "Keypad 2745 until 10:15 AM, then say apricot echo at the desk after 10:15 AM.",
+        "Keypad 2745 until 6 PM, the apartment is unattended until 6 PM.",
     ],
 )
 def test_a_clause_that_may_hold_a_secret_stays_with_its_sentence(home: Labeler, text: str) -> None:
@@ -303,5 +307,7 @@ def test_broad_wording_with_a_clock_time_is_safe_wording(home: Labeler) -> None:
         "My broad wording stays after 6:20 AM, not 6:40 at the south tram kiosk.",
         "My broad wording is 6:20 to 6:40 AM at the south tram kiosk.",
         "My broad wording is after 6:20 AM near the south side, leaving 6:40 a.m. from the kiosk.",
+        "Zoe starts at 5:55 PM at the east curb, so desks get the broad early-start wording.",
+        "Zoe's 5:55 PM east-curb pickup should only go out as broad wording.",
     ):
         assert "safe_wording" not in home.tags_of(text), text

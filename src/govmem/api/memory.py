@@ -780,7 +780,7 @@ class Memory:
                 tombstones = Tombstones(tombstones.entries | Tombstones.of_items(asked[position]).entries)
             forgotten[turn.episode_id] = tombstones
             if tombstones:
-                erasure = erase(turn.text, tombstones, self.labeler().speaks_of_no_one)
+                erasure = erase(turn.text, tombstones, self.labeler().erasable_apart)
                 if erasure is not None:
                     found[position] = erasure
         return found
@@ -1066,8 +1066,8 @@ class Memory:
         """Erase every sentence that holds one of ``items`` from the episode's turns.
 
         Sentences are erased from the stored text, or only the clauses holding an item
-        when the rest states plain figures (:func:`erasure.erase`; a turn left with
-        nothing is deleted); what remains keeps its labels; every object derived
+        when it is a code beside plain clock times (:func:`erasure.erase`; a turn left
+        with nothing is deleted); what remains keeps its labels; every object derived
         from a changed turn is derived again, so windows, summaries, facts, index
         entries, vectors and cached LLM replies lose the item too. ``through_turn``
         limits erasure to turns up to that one (a request covers what was said
@@ -1162,7 +1162,7 @@ class Memory:
         rewrites, emptied = [], []
         kept_parts: dict[int, tuple[tuple[int, int, int], ...]] = {}
         ledger, hashes = changes.ledger, {}  # hashes: key -> (before, after or None)
-        apart = self.labeler().speaks_of_no_one
+        apart = self.labeler().erasable_apart
         for key, (_, text, spans) in self.store.turn_spans(turn_keys).items():
             erasure = erase(text, tombstones, apart)
             if erasure is None:

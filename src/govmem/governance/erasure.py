@@ -109,14 +109,16 @@ def text_digest(text: str) -> str:
     return digest(tokens(text))
 
 
-def erase(text: str, tombstones: Tombstones, apart: Callable[[str], bool] | None = None) -> Erasure | None:
+def erase(
+    text: str, tombstones: Tombstones, apart: Callable[[str, str], bool] | None = None
+) -> Erasure | None:
     """The text without its sentences that hold a forgotten item; None when none does.
 
-    Given ``apart`` (whether a clause speaks of no one: :meth:`Labeler.speaks_of_no_one`),
-    a sentence is cut in part instead when what it forgets is a code or quotation in
-    clauses that speak of no one, and the rest are plain time clauses
-    (``_SPEAKS_OF_DELETION``): what is kept is then labelled the same again later, since
-    the erased clauses gave it no one."""
+    Given ``apart`` (whether a clause may go and leave the rest of its sentence:
+    :meth:`Labeler.erasable_apart`), a sentence is cut in part instead when what it
+    forgets is a code or quotation in such clauses and the rest are plain time clauses
+    (``_SPEAKS_OF_DELETION``): labelled again on its own later, what is kept keeps its
+    subjects and tags."""
     if not tombstones.held_by(text):
         return None
     pieces = []
@@ -134,7 +136,7 @@ def erase(text: str, tombstones: Tombstones, apart: Callable[[str], bool] | None
             apart is None
             or not held
             or _SPEAKS_OF_DELETION.search(sentence)
-            or not all(holds_code_or_quote(text[s:e]) and apart(text[s:e]) for s, e in held)
+            or not all(holds_code_or_quote(text[s:e]) and apart(sentence, text[s:e]) for s, e in held)
             or not all(map(is_plain_time_clause, rest))
         ):
             held = set(clauses)  # "I am deleting 2745, 'apricot echo', ...": the whole list goes

@@ -192,8 +192,9 @@ _CODE_OR_QUOTE = re.compile(r"['\"‘’“”]|\d{3,}|\d[\d-]*[a-z]|\d+(?:-\d+)
 _CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[ap]m\b", re.I)
 _PEOPLE_WORDS = re.compile(
     r"\b(?:i|me|my|we|us|our|ours|he|him|his|she|her|hers|they|them|their|you|your|nobody|no one"
-    r"|anyone|everyone|someone|home|house|flat|empty|vacant|alone|away|out|back|adults?|kids?|child"
-    r"|children|family|school|work|leaving|leaves?|left)\b",
+    r"|anyone|everyone|someone|home|house|flat|apartment|unit|empty|vacant|unattended|alone|away|gone"
+    r"|absent|out|back|landing|lands?|adults?|kids?|child|children|family|school|work|leaving|leaves?"
+    r"|left)\b",
     re.I,
 )
 
@@ -204,14 +205,38 @@ def holds_code_or_quote(text: str) -> bool:
     return _CODE_OR_QUOTE.search(text) is not None
 
 
+_TIME_WORDS = frozenset(
+    [
+        "after",
+        "before",
+        "from",
+        "to",
+        "until",
+        "till",
+        "by",
+        "at",
+        "around",
+        "then",
+        "and",
+        "or",
+        "the",
+        "a",
+        "an",
+    ]
+)
+
+
 def is_plain_time_clause(clause: str) -> bool:
-    """Whether a clause states a clock time and nothing that may be a secret: no other
-    figure, no code or quotation, no one's whereabouts ("desk buzz after 10:05 AM"; not
-    "we are out from 9 AM", "the last two digits 45 work after 10 AM", "3 steps left of
-    the side gate")."""
+    """Whether a clause is a clock time with at most two words of its own beside it, and
+    nothing that may be a secret: no other figure, no code or quotation, no one's
+    whereabouts ("desk buzz after 10:05 AM", "signoff 2:25 PM to 2:40 PM"; not "we are
+    out from 9 AM", "the last two digits 45 work after 10 AM", "countersign silver kite
+    after 5:40 PM", "the spare one sits under the blue planter after 6 PM")."""
     times = _CLOCK_TIME.sub(" ", clause)
+    words = [w for w in re.findall(r"[a-z]+(?:-[a-z]+)*", times.lower()) if w not in _TIME_WORDS]
     return (
         times != clause
+        and len(words) <= 2
         and not any(c.isdigit() for c in times)  # every figure is a clock time
         and not holds_code_or_quote(clause)
         and _PEOPLE_WORDS.search(clause) is None
@@ -705,12 +730,9 @@ class Labeler:
         when every other clause holds the secret as a figure or quotation (so what it is
         can be told)."""
         whole = [(start, end, tags)]
-        separable = [t for t in tags if t in self.pack.separable_tags]
-        if len(separable) != 1:
+        allowed = self._clauses_apart(tags)
+        if allowed is None:
             return whole
-        allowed = self.pack.separable_tags[separable[0]]
-        if not tags - {separable[0]} <= allowed | {GENERAL}:
-            return whole  # "Garage code 4471 while the house is empty, 9 AM to 8 PM"
         pieces = []
         for clause_start, clause_end in clause_spans(text, start, end):
             clause = text[clause_start:clause_end]
@@ -724,6 +746,24 @@ class Labeler:
                     whole  # the secret is not a figure: "the release phrase at the gate, blue cedar at 3 PM"
                 )
         return pieces if any(piece[2] != tags for piece in pieces) else whole
+
+    def _clauses_apart(self, tags: frozenset[str]) -> frozenset[str] | None:
+        """The tags a clause may have to stand apart from a sentence with these tags (the
+        pack's ``separable_tags``), or None when none may: the sentence must have a
+        separable tag and no tag but those ("Garage code 4471 while the house is empty, 9
+        AM to 8 PM" has occupancy too)."""
+        separable = [t for t in tags if t in self.pack.separable_tags]
+        if len(separable) != 1:
+            return None
+        allowed = self.pack.separable_tags[separable[0]]
+        return allowed if tags - {separable[0]} <= allowed | {GENERAL} else None
+
+    def erasable_apart(self, sentence: str, clause: str) -> bool:
+        """Whether ``clause`` may be erased from ``sentence`` leaving the rest (see
+        :func:`erasure.erase`): the sentence's clauses may stand apart (its tags are a
+        separable tag and schedules), and the clause speaks of no one, so the rest,
+        labelled again on its own later, keeps its subjects and loses no tag."""
+        return self._clauses_apart(self.tags_of(sentence)) is not None and self.speaks_of_no_one(clause)
 
     def _qualify(
         self, sentence: str, subjects: set[str], tags: frozenset[str], named: bool, context: frozenset[str]

@@ -535,6 +535,7 @@ class Labeler:
         self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
+        self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
@@ -709,7 +710,10 @@ class Labeler:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
-            for piece_start, piece_end, piece_tags in self._separated(text, start, end, tags, kind):
+            pieces = (
+                self._separated(text, start, end, tags, kind) if self._separable else ((start, end, tags),)
+            )
+            for piece_start, piece_end, piece_tags in pieces:
                 facets = self._with_speaker(
                     frozenset((s, t) for s in (subjects or {""}) for t in piece_tags), sentence, speaker
                 )

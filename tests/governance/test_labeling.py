@@ -664,3 +664,19 @@ def test_a_condition_or_a_list_never_drops_what_is_asked_of_someone() -> None:
         "Is the biopsy malignant, and is Ada's follow-up still Tuesday?",
     ):
         assert ("ada", "diagnosis") in medical.query_facets(query, "fay"), query
+
+
+def test_a_surname_alone_names_someone_only_when_capitalised() -> None:
+    people = [
+        Principal("laila", "household_manager", "Laila Stone"),
+        Principal("tessa", "driver_pickup_contact", "Tessa Hall"),
+        Principal("chloe", "adult_child", "Chloe Bell"),
+    ]
+    home = Labeler(load_pack("household"), people, [])
+    assert home.mentioned("The exact point is the west arcade stone planter.") == set()
+    assert home.mentioned("Leave the crates in the hall closet.") == set()
+    assert home.mentioned("Ask Stone about the crates.") == {"laila"}
+    assert home.mentioned("ask laila stone about the crates") == {"laila"}  # a full name in any case
+    assert home.mentioned("tessa will drive") == {"tessa"}  # a first name in any case
+    facets = home.query_facets("What is the hall closet code for chloe?", "laila")
+    assert {s for s, _ in facets} == {"chloe"}

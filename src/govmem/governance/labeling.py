@@ -321,9 +321,8 @@ def _part_start(query: str, after: int, before: int) -> int:
     return breaks[-1].end() if breaks else before
 
 
-def _without_names(text: str, lowered: str, names: re.Pattern[str]) -> tuple[str, str]:
-    """``text`` and its lower-case form with every name blanked out (same length)."""
-    found = list(names.finditer(lowered))
+def _without_names(text: str, lowered: str, found: Sequence[re.Match[str]]) -> tuple[str, str]:
+    """``text`` and its lower-case form with the ``found`` names blanked out (same length)."""
     if not found:
         return text, lowered
     pieces, start = [], 0
@@ -475,7 +474,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 8
+LABELING_VERSION = 9
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -575,8 +574,12 @@ class Labeler:
         ]
 
     def _name_table(self, principals: Sequence[Principal]) -> dict[str, frozenset[str]]:
-        """Lower-cased name -> the subjects it may refer to."""
+        """Lower-cased name -> the subjects it may refer to. A surname alone counts only
+        when written capitalised (``_surnames``): "the west arcade stone planter" does not
+        name Laila Stone, nor "the hall closet" Tessa Hall."""
         names: dict[str, set[str]] = {}
+        first_names: set[str] = set()
+        surnames: set[str] = set()
 
         def add(name: str, subject: str) -> None:
             name = name.strip().lower()
@@ -589,20 +592,32 @@ class Labeler:
             if parts:
                 add(" ".join(parts), p.principal_id)
                 add(parts[0], p.principal_id)
+                first_names.add(parts[0].lower())
                 if len(parts) > 1:
                     add(parts[-1], p.principal_id)
+                    surnames.add(parts[-1].lower())
+        self._surnames = frozenset(surnames - first_names)
         for resource in self.resources:
             add(resource, resource)
             add(resource_name(resource), resource)
         return {name: frozenset(subjects) for name, subjects in names.items()}
 
     def mentioned(self, text: str) -> set[str]:
-        if self._mentions is None:
-            return set()
         found: set[str] = set()
-        for match in self._mentions.finditer(text.lower()):
+        for match in self._name_matches(text, text.lower()):
             found |= self._names.get(match.group(0), frozenset())
         return found
+
+    def _name_matches(self, text: str, lowered: str) -> list[re.Match[str]]:
+        """The names in ``text`` (found in its lower-case form): a surname alone only
+        when it is written capitalised."""
+        if self._mentions is None:
+            return []
+        return [
+            m
+            for m in self._mentions.finditer(lowered)
+            if m.group(0) not in self._surnames or text[m.start()].isupper()
+        ]
 
     def _named(self, sentence: str) -> set[str]:
         """Whom a sentence names as what it is about: not resources named only in a
@@ -620,7 +635,7 @@ class Labeler:
         whose words are chosen to be shown."""
         lowered = text.lower()
         if self._mentions is not None:
-            text, lowered = _without_names(text, lowered, self._mentions)
+            text, lowered = _without_names(text, lowered, self._name_matches(text, lowered))
         tags = {
             matcher.tag
             for matcher in self._tags
@@ -994,7 +1009,7 @@ class Labeler:
 
         def blank(match: re.Match[str]) -> str:
             part = match.group(0)
-            if _PERSONAL.search(part) or (self._mentions is not None and self._mentions.search(part.lower())):
+            if _PERSONAL.search(part) or self._name_matches(part, part.lower()):
                 return part  # about someone: never dropped from the assessment
             return " " * len(part)
 
@@ -1014,11 +1029,7 @@ class Labeler:
         of the part before it.
         """
         lowered = query.lower()
-        matches = (
-            [m for m in self._mentions.finditer(lowered) if self._names.get(m.group(0))]
-            if self._mentions is not None
-            else []
-        )
+        matches = [m for m in self._name_matches(query, lowered) if self._names.get(m.group(0))]
         collective: frozenset[Facet] = frozenset()
         if self.pack.collective_tags:
             asked = self.tags_of(self._without_exclusions(query))

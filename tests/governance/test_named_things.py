@@ -285,6 +285,13 @@ def test_a_clause_that_may_hold_a_secret_stays_with_its_sentence(home: Labeler, 
 def test_a_bare_four_digit_number_in_household_talk_is_a_code(home: Labeler) -> None:
     assert "credentials" in home.tags_of("Listen remains Wednesday with fallback 2486.")
     assert "credentials" in home.tags_of("Lesson stays Tuesday with 4158 as rain fallback.")
+    assert "credentials" in home.tags_of("The side gate opens with 2019 now.")  # a year-like code
+    for text in (
+        "We moved here in 2019.",
+        "Since 2020 the lobby is staffed.",
+        "The lease runs to March 2027.",
+    ):
+        assert "credentials" not in home.tags_of(text), text
     for text in (
         "The fair is in 2026.",
         "Arrive at 10:05 AM.",

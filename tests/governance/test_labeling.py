@@ -547,6 +547,7 @@ def test_what_a_query_says_it_does_not_want_is_not_asked_for(medical: Labeler) -
         "What is Ada's follow-up time, without the warfarin dose?",
         "What is Ada's follow-up time, excluding any warfarin dose details?",
         "Give me Ada's follow-up time but not the warfarin dose.",
+        "What is Ada's follow-up time, without any parking notes or warfarin dose?",  # a list
     ):
         facets = medical.query_facets(query, "lee")
         assert ("ada", "medication") not in facets, query

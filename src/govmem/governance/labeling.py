@@ -338,14 +338,16 @@ def _without_names(text: str, lowered: str, found: Sequence[re.Match[str]]) -> t
 _EXCLUDED = re.compile(
     r"(?<!nothing )(?<!none )(?<!anything )"
     r"\b(?:without|excluding|except(?: for)?|other than|leaving out|but not|minus)\b"
-    r"(?:\s+(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but|whether|please"
-    r"|what|which|when|where|who|how|is|are|am|was|do|does|did|can|could|will|would)\b)[\w'’-]+){1,8}",
+    r"(?:\s+(?:(?:and|or)\s+)?(?!(?:just|tell|give|send|show|list|need|want|i|we|me|us|and|or|so|but"
+    r"|whether|please|what|which|when|where|who|how|is|are|am|was|do|does|did|can|could|will|would)\b)"
+    r"[\w'’-]+){1,8}",
     re.I,
 )
 """What a query says it does not want ("... for Sofia without including any exact
-codes"): a cue and at most eight words after it, up to a punctuation mark or a word
-that starts a request or a question ("without wasting time just tell me ..."); not
-"nothing other than", which asks for exactly that."""
+codes", "without any exact codes or phrases"): a cue and at most eight words after it,
+up to a punctuation mark or a word that starts a request or a question ("without
+wasting time just tell me ...", "... and tell me"); not "nothing other than", which
+asks for exactly that."""
 SAID_BY = "said_by:"
 """Tag prefix of the facet ``("", "said_by:<speaker>")`` on a sentence its speaker asserted."""
 

@@ -116,6 +116,11 @@ def test_a_thing_named_after_the_first_word_counts(home: Labeler) -> None:
     assert found == [{ARCHIVE}]
 
 
+def test_a_thing_named_first_in_its_sentence_counts(home: Labeler) -> None:
+    found, _ = subjects(home, "Apricot Archive moves to the scan table at 9:40 AM.", "mara", {"leah"})
+    assert found == [{ARCHIVE}]
+
+
 def test_a_resident_saying_my_note_is_its_subject(home: Labeler) -> None:
     """The sentence is theirs; what follows still inherits the last one named."""
     text = "My exact Monday layer is unchanged: 6:45 AM at the east bench."

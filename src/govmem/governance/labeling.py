@@ -416,13 +416,13 @@ _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs
 
 
 def _capitalised_runs(sentence: str) -> Iterable[list[str]]:
-    """Runs of two or more capitalised words ("the Apricot Archive fallback"), not
-    counting the sentence's first word, weekdays and months."""
-    first = len(sentence) - len(sentence.lstrip(" \t\n\"'‘“("))
+    """Runs of two or more capitalised words ("the Apricot Archive fallback", "Apricot
+    Archive uses 2745 ..."), weekdays and months left out: a thing's name is a known pair,
+    so a sentence's first word may start it."""
     for match in _CAPITALISED_RUN.finditer(sentence):
         run: list[str] = []
-        for index, word in enumerate(match.group(0).split()):
-            if word.lower() in _CALENDAR_WORDS or (index == 0 and match.start() == first):
+        for word in match.group(0).split():
+            if word.lower() in _CALENDAR_WORDS:
                 if len(run) >= 2:
                     yield run
                 run = []

@@ -679,5 +679,13 @@ def test_a_surname_alone_names_someone_only_when_capitalised() -> None:
     assert home.mentioned("Ask Stone about the crates.") == {"laila"}
     assert home.mentioned("ask laila stone about the crates") == {"laila"}  # a full name in any case
     assert home.mentioned("tessa will drive") == {"tessa"}  # a first name in any case
+    for text in ("hall has a dentist appointment friday", "hall's pickup is at 3 pm", "ask hall about it"):
+        assert home.mentioned(text) == {"tessa"}, text  # a surname before a function word, "'s" or a break
     facets = home.query_facets("What is the hall closet code for chloe?", "laila")
     assert {s for s, _ in facets} == {"chloe"}
+
+
+def test_a_principal_id_matches_in_any_case_even_when_it_is_a_surname() -> None:
+    home = Labeler(load_pack("household"), [Principal("reed", "partner_spouse", "Tom Reed")], [])
+    assert home.mentioned("reed's pickup is friday at the side door") == {"reed"}
+    assert home.mentioned("the reed basket is by the door") == {"reed"}  # an id is an id

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from govmem.governance.policy_pack import GENERAL, PolicyPack, scope_things
 from govmem.governance.prefilter import required_literals
-from govmem.governance.revocation.statements import MONTHS, WEEKDAYS
+from govmem.governance.revocation.statements import FUNCTION_WORDS, MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
 
 Facet = tuple[str, str]
@@ -321,6 +321,16 @@ def _part_start(query: str, after: int, before: int) -> int:
     return breaks[-1].end() if breaks else before
 
 
+_NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'’-]*)")
+
+
+def _modifies(lowered: str, end: int) -> bool:
+    """Whether the word ending at ``end`` stands before a content word, as a noun
+    modifying it ("stone planter"), rather than before "'s", a function word or a break."""
+    following = _NEXT_WORD.match(lowered, end)
+    return following is not None and following.group(1) not in FUNCTION_WORDS
+
+
 def _without_names(text: str, lowered: str, found: Sequence[re.Match[str]]) -> tuple[str, str]:
     """``text`` and its lower-case form with the ``found`` names blanked out (same length)."""
     if not found:
@@ -598,7 +608,7 @@ class Labeler:
                 if len(parts) > 1:
                     add(parts[-1], p.principal_id)
                     surnames.add(parts[-1].lower())
-        self._surnames = frozenset(surnames - first_names)
+        self._surnames = frozenset(surnames - first_names - {p.principal_id.lower() for p in principals})
         for resource in self.resources:
             add(resource, resource)
             add(resource_name(resource), resource)
@@ -611,14 +621,19 @@ class Labeler:
         return found
 
     def _name_matches(self, text: str, lowered: str) -> list[re.Match[str]]:
-        """The names in ``text`` (found in its lower-case form): a surname alone only
-        when it is written capitalised."""
+        """The names in ``text`` (found in its lower-case form). A surname alone written in
+        lower case names no one when a content word follows it, as a noun before its head
+        ("the west arcade stone planter", "the hall closet"); it still does before "'s", a
+        function word or a break ("reed's pickup", "reed has a dentist appointment", "ask
+        reed about it")."""
         if self._mentions is None:
             return []
         return [
             m
             for m in self._mentions.finditer(lowered)
-            if m.group(0) not in self._surnames or text[m.start()].isupper()
+            if m.group(0) not in self._surnames
+            or text[m.start()].isupper()
+            or not _modifies(lowered, m.end())
         ]
 
     def _named(self, sentence: str) -> set[str]:

@@ -240,22 +240,8 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         word.lower(): _tags(value, f"scope_words.{word}", known_tags, source)
         for word, value in _table(data, "scope_words", source).items()
     }
-    subsumed = {
-        tag: _tags(value, f"subsumed_tags.{tag}", known_tags, source)
-        for tag, value in _table(data, "subsumed_tags", source).items()
-    }
-    if not subsumed.keys() <= known_tags:
-        raise PolicyError(
-            f"{source}: subsumed_tags names unknown tag {sorted(subsumed.keys() - known_tags)[0]!r}"
-        )
-    separable = {
-        tag: _tags(value, f"separable_tags.{tag}", known_tags, source)
-        for tag, value in _table(data, "separable_tags", source).items()
-    }
-    if not separable.keys() <= known_tags:
-        raise PolicyError(
-            f"{source}: separable_tags names unknown tag {sorted(separable.keys() - known_tags)[0]!r}"
-        )
+    subsumed = _tags_by_tag(data, "subsumed_tags", known_tags, source)
+    separable = _tags_by_tag(data, "separable_tags", known_tags, source)
     unnamed = tuple(_strings(data.get("unnamed_subject", []), "unnamed_subject", source))
     bad = [u for u in unnamed if u not in UNNAMED]
     if bad:
@@ -378,6 +364,16 @@ def _strings(value: Any, what: str, source: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise PolicyError(f"{source}: {what!r} must be a list of non-empty strings")
     return value
+
+
+def _tags_by_tag(data: dict, key: str, known: set[str], source: str) -> dict[str, frozenset[str]]:
+    """A table from tags of the pack to tags of the pack (``subsumed_tags``, ``separable_tags``)."""
+    table = {
+        tag: _tags(value, f"{key}.{tag}", known, source) for tag, value in _table(data, key, source).items()
+    }
+    if not table.keys() <= known:
+        raise PolicyError(f"{source}: {key} names unknown tag {sorted(table.keys() - known)[0]!r}")
+    return table
 
 
 def _tags(value: Any, what: str, known: set[str], source: str) -> frozenset[str]:

@@ -206,23 +206,7 @@ def holds_code_or_quote(text: str) -> bool:
 
 
 _TIME_WORDS = frozenset(
-    [
-        "after",
-        "before",
-        "from",
-        "to",
-        "until",
-        "till",
-        "by",
-        "at",
-        "around",
-        "then",
-        "and",
-        "or",
-        "the",
-        "a",
-        "an",
-    ]
+    re.findall(r"\w+", "after before from to until till by at around then and or the a an")
 )
 
 
@@ -322,6 +306,19 @@ def _part_start(query: str, after: int, before: int) -> int:
 
 
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'’-]*)")
+
+
+def _surnames_of(principals: Sequence[Principal]) -> frozenset[str]:
+    """The lower-cased surnames that are no one's first name or id: written in lower case
+    before a content word, they are nouns ("the west arcade stone planter" does not name
+    Laila Stone, nor "the hall closet" Tessa Hall)."""
+    firsts, lasts = set(), set()
+    for p in principals:
+        parts = [part.lower() for part in _name_parts(p.display_name)]
+        if parts:
+            firsts.add(parts[0])
+            lasts.update(parts[1:][-1:])
+    return frozenset(lasts - firsts - {p.principal_id.lower() for p in principals})
 
 
 def _modifies(lowered: str, end: int) -> bool:
@@ -526,6 +523,7 @@ class Labeler:
             {r.target_id for r in relationships if r.target_id and r.target_id not in self.roles}
         )
         self._names = self._name_table(principals)
+        self._surnames = _surnames_of(principals)
         pattern = trie_pattern(self._names, not_after=r"[\w-]")
         self._mentions = re.compile(rf"{pattern}(?![\w-])") if pattern else None  # lower-cased text
         self._tags = [TagMatcher(tag, compiled) for tag, compiled in pack.tag_patterns.items()]
@@ -586,12 +584,8 @@ class Labeler:
         ]
 
     def _name_table(self, principals: Sequence[Principal]) -> dict[str, frozenset[str]]:
-        """Lower-cased name -> the subjects it may refer to. A surname alone counts only
-        when written capitalised (``_surnames``): "the west arcade stone planter" does not
-        name Laila Stone, nor "the hall closet" Tessa Hall."""
+        """Lower-cased name -> the subjects it may refer to."""
         names: dict[str, set[str]] = {}
-        first_names: set[str] = set()
-        surnames: set[str] = set()
 
         def add(name: str, subject: str) -> None:
             name = name.strip().lower()
@@ -604,11 +598,8 @@ class Labeler:
             if parts:
                 add(" ".join(parts), p.principal_id)
                 add(parts[0], p.principal_id)
-                first_names.add(parts[0].lower())
                 if len(parts) > 1:
                     add(parts[-1], p.principal_id)
-                    surnames.add(parts[-1].lower())
-        self._surnames = frozenset(surnames - first_names - {p.principal_id.lower() for p in principals})
         for resource in self.resources:
             add(resource, resource)
             add(resource_name(resource), resource)

@@ -125,6 +125,7 @@ def test_a_plan_is_not_a_request(text: str) -> None:
         "The app will delete files older than 30 days.",
         "Can you remove the duplicate rows from the spreadsheet 2024-Q3?",
         "Remove the tray from the oven at 6 pm.",
+        "Kitchen note: remove the tray from the oven at 6 pm.",  # a label about something else
         "Our memory of the trip to Lisbon is fading.",
     ],
 )
@@ -348,6 +349,12 @@ def test_after_a_quoted_sentence_the_next_sentence_is_its_own() -> None:
             "part of retained active memory.",
             {"KT-7740", "Locker 9"},
         ),
+        (  # "remove" after a label about cleaning up; what is current "now" stays
+            "Cleanup instruction: remove the earlier approved amount 2,910 USD now that 2,980 USD is the "
+            "only current amount.",
+            {"2,910"},
+        ),
+        ("Memory cleanup: forget the old phrase 'blue heron'.", {"blue heron"}),
     ],
 )
 def test_labelled_imperatives_named_requests_and_no_longer_in_memory_are_requests(

@@ -47,10 +47,14 @@ _MEMORY = re.compile(
 )
 _IMPERATIVE = re.compile(
     r"^\W*(?:[\w -]{1,30}:\s*)?(?:(?:please|also|now|so|and)\s+)*(?:delete|erase|purge|wipe)\b"
+    r"|^\W*[\w -]{0,20}\b(?:clean-?up|deletion|memory|forgetting)\b[\w -]{0,20}:\s*"
+    r"(?:(?:please|also|now|so|and)\s+)*(?:remove|forget|drop|clear)\b"
     r"|\b(?:request(?:ing)?|ask(?:ing)? for)\s+(?:the\s+)?(?:deletion|removal|erasure)\s+of\b",
     re.I,
 )
-"""A request in the imperative ("Cleanup instruction: delete ...") or by name ("I request deletion of")."""
+"""A request in the imperative ("Cleanup instruction: delete ...", and "remove" after a
+label about cleaning up memory: "Cleanup instruction: remove ..."; not a bare "Remove the
+rug") or by name ("I request deletion of")."""
 _PLAN = re.compile(
     r"\b(?:prepare|preparing|plan|planning|going|ready) to (?:\w+ )?(?:delete|remove|erase)\b", re.I
 )
@@ -221,7 +225,7 @@ def _is_request(sentence: str) -> bool:
 
 _TURN_TO_KEEP = re.compile(
     r"[;:,.]?\s*\b(?<!not )(?<!never )"
-    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use))\b"
+    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use)|now that)\b"
     r"|[;,]\s*(?:and\s+|while\s+)?only\b",
     re.I,
 )

@@ -3,7 +3,7 @@
 A deletion request names items (a phone number, a code, a name, a phrase). Every
 clause of a stored turn that holds one is erased from the turn's text (the whole
 sentence unless the item is a code or phrase and the rest are plain time clauses, see
-``_SPEAKS_OF_DELETION``); the other clauses and sentences stay,
+``DELETION_CUES``); the other clauses and sentences stay,
 with the labels they had (their subjects and tags do not change because a neighbour
 went): "keypad 2745 before 10:05 AM, desk buzz after 10:05 AM" keeps the desk buzz
 when 2745 is forgotten. A turn with nothing left is deleted whole.
@@ -31,10 +31,24 @@ from govmem.governance.labeling import (
     is_plain_time_clause,
     sentence_spans,
 )
+from govmem.governance.prefilter import contains_any
 
-_SPEAKS_OF_DELETION = re.compile(r"\b(?:delet|remov|eras|forg[eo]t|purg|wip(?:e|ed|ing)\b|scrub)", re.I)
-"""A sentence asking for or reporting a deletion lists what goes: it goes whole, since
-not every item of the list may have been recognised. A sentence is cut in part only when
+DELETION_CUES = (
+    "delet",
+    "remov",
+    "eras",
+    "forget",
+    "purg",
+    "scrub",
+    "wipe",
+    "treated as",
+    "marked as",
+    "should no",
+)
+"""Lower-cased fragments every request or "treated as deleted" sentence holds one of.
+
+A sentence holding one lists what goes, so at erasure it goes whole: not every item of
+the list may have been recognised. Otherwise a sentence is cut in part only when
 what it forgets is a code or a phrase and every other clause is a plain time clause
 (:func:`labeling.is_plain_time_clause`): beside a forgotten time or place ("5:55 PM, east
 rideshare curb bay 3"), or beside other codes ("SOL-9206 is retired, and the new badge is
@@ -117,7 +131,7 @@ def erase(
     Given ``apart`` (whether a clause may go and leave the rest of its sentence:
     :meth:`Labeler.erasable_apart`), a sentence is cut in part instead when what it
     forgets is a code or quotation in such clauses and the rest are plain time clauses
-    (``_SPEAKS_OF_DELETION``): labelled again on its own later, what is kept keeps its
+    (``DELETION_CUES``): labelled again on its own later, what is kept keeps its
     subjects and tags."""
     if not tombstones.held_by(text):
         return None
@@ -135,7 +149,7 @@ def erase(
         if (
             apart is None
             or not held
-            or _SPEAKS_OF_DELETION.search(sentence)
+            or contains_any(sentence.lower(), DELETION_CUES)
             or not all(holds_code_or_quote(text[s:e]) and apart(sentence, text[s:e]) for s, e in held)
             or not all(map(is_plain_time_clause, rest))
         ):

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from govmem.governance.erasure import MIN_ITEM_CHARS, tokens
+from govmem.governance.erasure import DELETION_CUES, MIN_ITEM_CHARS, tokens
 from govmem.governance.labeling import sentence_spans
 from govmem.governance.prefilter import contains_any
 from govmem.models import Turn
@@ -106,19 +106,6 @@ KIND_WORDS = re.compile(
     r"line|room|seat|identifier|time|entrance)s?\b",
     re.I,
 )
-DELETION_CUES = (
-    "delet",
-    "remov",
-    "eras",
-    "forget",
-    "purg",
-    "scrub",
-    "wipe",
-    "treated as",
-    "marked as",
-    "should no",
-)
-"""Lower-cased fragments every request or "treated as deleted" sentence holds one of."""
 _FUNCTION_WORDS = frozenset(
     [
         "the",

@@ -25,12 +25,20 @@ MARGIN = 0.0
 MAX_DISCLOSURES = 3
 RRF_K = 10
 VALUE_BONUS = 1.0
-"""Reciprocal-rank credit (in units of 1 / RRF_K) for stating the kind of value asked about."""
+BONUS = {"place": 3.0, "code": 3.0}
+"""Reciprocal-rank credit (in units of 1 / RRF_K) for stating the kind of value asked about
+(VALUE_BONUS, or BONUS for an address or a code: a turn stating one is rarely not it)."""
 VALUE_KINDS = (
-    (re.compile(r"\b(?:where|address|live|living|lives|home|moved|move|flat|house|street)\b", re.I), "place"),
+    (
+        re.compile(
+            r"\b(?:address|where\s+(?:i|we|they)\s+(?:live|lived|living|moved|stay)|(?:new|our|my)\s+(?:home|flat|house))\b",
+            re.I,
+        ),
+        "place",
+    ),
     (re.compile(r"\b(?:pin|code|password|passcode|number|combination)\b", re.I), "code"),
     (
-        re.compile(r"\b(?:how much|debts?|owe|owed|money|spent|lost|losses|salary|paid|price|cost)\b", re.I),
+        re.compile(r"\b(?:how much|debts?|owe|owed|money|spent|losses|salary|paid|price|cost)\b", re.I),
         "amount",
     ),
     (re.compile(r"\b(?:when|date|day|birthday|appointment)\b", re.I), "date"),
@@ -47,12 +55,24 @@ STREET_TYPES = frozenset(
 """Last words of English street names: with a number in the same turn, an address."""
 
 
-def states(keys: list[str], wanted: str) -> bool:
-    """Whether a turn's mentions state a value of the ``wanted`` kind."""
+_FLAT = re.compile(r"\b(?:flat|apartment|apt|unit)\s+\d+", re.I)
+
+
+def _is_address(text: str, streets: list[str]) -> bool:
+    """A street given with its house number ("52 Alder Way") or a flat number beside it."""
+    return bool(_FLAT.search(text)) or any(
+        re.search(rf"\b\d+[a-z]?,?\s+{re.escape(street)}\b", text, re.I) for street in streets
+    )
+
+
+def states(text: str, keys: list[str], wanted: str) -> bool:
+    """Whether a turn (its text and mentions) states a value of the ``wanted`` kind: an
+    address (a street named with a number), a code of four digits or more, an amount,
+    a day-date."""
     kinds = {k.partition(":")[0] for k in keys}
     if wanted == "place":
-        streets = any(k.startswith("name:") and k.rsplit(" ", 1)[-1] in STREET_TYPES for k in keys)
-        return streets and "num" in kinds
+        streets = [k[5:] for k in keys if k.startswith("name:") and k.rsplit(" ", 1)[-1] in STREET_TYPES]
+        return bool(streets) and _is_address(text, streets)
     if wanted == "code":
         return any(k.startswith("num:") and len(k) >= 8 for k in keys)  # four digits or more
     if wanted == "amount":
@@ -87,7 +107,14 @@ def find_disclosure(view: EpisodeView, request: str, requester: str) -> Disclosu
     wanted = [kind for pattern, kind in VALUE_KINDS if pattern.search(request)]
     if wanted:
         fused += np.array(
-            [VALUE_BONUS / RRF_K if any(states(view.keys[i], w) for w in wanted) else 0.0 for i in own]
+            [
+                max(
+                    (BONUS.get(w, VALUE_BONUS) for w in wanted if states(view.text(i), view.keys[i], w)),
+                    default=0.0,
+                )
+                / RRF_K
+                for i in own
+            ]
         )
     fused *= 1.0 + 0.25 * first_person
     order = np.argsort(-fused, kind="stable")

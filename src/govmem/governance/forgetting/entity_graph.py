@@ -49,6 +49,8 @@ MAX_WORD_DF = 5
 Unit", while "Road" or "Centre" would join every road and centre."""
 DECAY = 0.5
 HOPS = 3
+CHAIN_HOPS = 2
+CHAIN_DECAY = 0.7
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,24 @@ class EntityGraph:
         scores = both @ query
         order = sorted(range(len(names)), key=lambda r: (-scores[r], r))[:top]
         return [(self.keys[names[r]], float(scores[r])) for r in order]
+
+    def chain(self, anchors: Mapping[str, float], hops: int = CHAIN_HOPS) -> dict[str, float]:
+        """Names linked to ``anchors`` (name -> strength) by being said together, up to
+        ``hops`` links away, each link keeping :data:`CHAIN_DECAY` of the strength: the
+        specialist named in a disclosure, the practice they have rooms at, the street
+        the practice is on. Only names that may spread take part."""
+        strength = {k: s for k, s in anchors.items() if kind(k) == "name" and self.key_weight(k) > 0}
+        frontier = dict(strength)
+        for _ in range(hops):
+            reached: dict[str, float] = {}
+            for key, s in frontier.items():
+                for i in self.incidence[:, self.index[key]].nonzero()[0]:
+                    for other in self.view.keys[i]:
+                        if kind(other) == "name" and other not in strength and self.key_weight(other) > 0:
+                            reached[other] = max(reached.get(other, 0.0), s * CHAIN_DECAY)
+            strength.update(reached)
+            frontier = reached
+        return strength
 
     def spread(
         self,

@@ -35,7 +35,9 @@ MEANING_SEEDS = 3
 """Turns most like the disclosure (of any speaker) that seed the entity channel."""
 OWNER_BOOST = 0.6
 """Multiplier bonus for the requester's own turns and turns naming them."""
-CHANNEL_WEIGHT = {"entities": 1.0, "meaning": 0.9, "words": 0.7, "values": 0.8}
+CHANNEL_WEIGHT = {"entities": 1.0, "meaning": 0.9, "words": 0.7, "values": 0.8, "links": 1.0}
+ANCHOR_TURNS = 5
+"""Turns most like the disclosure whose names anchor the chains the owner's links join."""
 QUOTA = 1
 """Each channel is scaled so that its QUOTA-th best turn scores 1 (a larger quota, which
 puts every channel's best few turns on an equal footing, measured no better)."""
@@ -92,6 +94,35 @@ def _values(
                 kind(key) == "date" and ("date", "") in kinds
             ):
                 scores[i] = 1.0
+    return scores
+
+
+def _owner_links(
+    view: EpisodeView,
+    graph: EntityGraph,
+    owner: np.ndarray,
+    disclosure: Sequence[int],
+    anchors: dict[str, float],
+    similarities: Sequence[np.ndarray],
+) -> np.ndarray:
+    """The owner's links into a chain: their turns (or turns naming them) that mention a
+    name said together with the disclosure's names or with names in the turns most like
+    it. Every relation chain about a person runs through such a link ("Mr. Sato wants to
+    see me" -> "Mr. Sato has rooms at Vantage Advisory" -> "Vantage Advisory handles
+    insolvencies"), so deleting the links cuts the chain wherever its other turns are."""
+    anchors = dict(anchors)
+    for meaning in similarities:
+        ranked = [int(i) for i in np.argsort(-meaning, kind="stable")[: ANCHOR_TURNS + len(disclosure)]]
+        for i in ranked:
+            if i in disclosure or meaning[i] <= 0:
+                continue
+            for key in view.keys[i]:
+                anchors[key] = max(anchors.get(key, 0.0), float(meaning[i]))
+    chain = graph.chain(anchors)
+    scores = np.zeros(len(view))
+    for i in np.flatnonzero(owner):
+        scores[i] = max((chain.get(key, 0.0) for key in view.keys[i]), default=0.0)
+    scores[list(disclosure)] = 0.0
     return scores
 
 
@@ -171,19 +202,34 @@ def find_trail(
         ][:RELATED_NAMES]
     )
     best = related[0][1] if related else 0.0
-    seed_keys = {key: score / best for key, score in related if best > 0 and score > RELATED_SHARE * best}
+    resembling = {key: score / best for key, score in related if best > 0 and score > RELATED_SHARE * best}
+    seed_keys: dict[str, float] = {}
     if not disclosure:  # the audit: the disclosure's own mentions stand in for its turns
         for key in secret.keys:
             seed_keys[key] = max(seed_keys.get(key, 0.0), 1.0)
     spread, paths = graph.spread(seeds, seed_keys=seed_keys, exclude=frozenset(disclosure))
     entities = unit("entities", spread)
     values = _values(view, disclosure, owner, secret.keys)
+    topical = (
+        np.maximum(view.vectors @ view.embed(" ".join(topic_words(request)) or request), 0.0)
+        if n
+        else np.zeros(0)
+    )
+    links = _owner_links(
+        view,
+        graph,
+        owner,
+        disclosure,
+        {**resembling, **dict.fromkeys(secret.keys, 1.0)},
+        (meaning, unit("topical", topical), meaning * owner),
+    )
 
     channels = {
         "entities": entities,
         "meaning": meaning,
         "words": lexical,
         "values": values,
+        "links": links,
     }
     combined = np.zeros(n)
     chosen = np.full(n, "", dtype=object)
@@ -219,6 +265,8 @@ def find_trail(
             elif name == "words":
                 shared = sorted(set(view.words[i]) & set(words))[:4]
                 reasons.append(f"shares words {shared} with the disclosure and request ({scores[i]:.2f})")
+            elif name == "links":
+                reasons.append(f"the requester names a name linked to the disclosure ({scores[i]:.2f})")
             elif name == "values":
                 reasons.append("the requester states a value of the disclosed kind (amount or date)")
         if owner[i]:

@@ -95,7 +95,7 @@ def test_demo_prints_its_steps(runner: CliRunner, tmp_path: Path) -> None:
         "5. Forget by request",
         "6. Revocation",
     ]
-    positions = [out.index(step) for step in [*steps, "7. Store now: 58 turns", "done in"]]
+    positions = [out.index(step) for step in [*steps, "7. Store now: 59 turns", "done in"]]
     assert positions == sorted(positions)
     assert "stored 63 turns and derived 70 memory objects" in out
     assert "recalled objects naming the deleted clinic (Birchwood): 0" in out
@@ -108,7 +108,7 @@ def test_demo_keep_writes_the_store(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "kept.db"
     assert runner.invoke(main, ["--db", str(path), "demo", "--keep"]).exit_code == 0
     stats = runner.invoke(main, ["--db", str(path), "stats", "--json"])
-    assert json.loads(stats.stdout)["counts"]["turns"] == 58
+    assert json.loads(stats.stdout)["counts"]["turns"] == 59
 
 
 def test_ingest_recall_stats(run, ingested: Result, db_path: str) -> None:

@@ -7,8 +7,8 @@ request, who asks and the store; never annotations. Stages:
    the request names; the best :data:`~.disclosure.MAX_DISCLOSURES` are all taken
    (a wrong extra costs one turn, a missed disclosure costs the whole request);
 2. **trail** (:mod:`.trail`): every turn of the episode scored as evidence, through
-   the entity graph (multi-hop, from the disclosure and from names whose context
-   resembles it), meaning, words and values, each with its reasons;
+   the entity graph (multi-hop from the disclosure), the owner's links to names said
+   with the disclosure's or resembling it, meaning, words and values, each with its reasons;
 3. **selection** (:mod:`.selector`): the disclosure plus the best candidates within
    the budget (:data:`DEFAULT_BUDGET` turns in all by default), by score offline or
    by a configured LLM.

@@ -1,15 +1,18 @@
 """The evidence trail of a disclosure: every turn of the episode scored, with reasons.
 
-Four channels, each a score in [0, 1] per turn, each its own reason:
+Five channels, each a score in [0, 1] per turn, each its own reason:
 
-- **entities**: multi-hop spreading over the entity graph from the disclosure and
-  from the names whose context resembles it (:mod:`.entity_graph`);
+- **entities**: multi-hop spreading over the entity graph from the disclosure and the
+  turns most like it (:mod:`.entity_graph`);
 - **meaning**: cosine of each turn to the disclosure plus the request's topic words
   (query expansion from the disclosure's own content) in the episode-projected space;
 - **words**: IDF-weighted overlap with the same words;
 - **values**: numbers, amounts and dates of the disclosure's kind said by the owner
   (a total is assembled from amounts, a code from its pieces) -- the entity channel
-  links equal values, this one links values of the same unit.
+  links equal values, this one links values of the same unit;
+- **links**: the owner's turns naming a name said together with the disclosure's names,
+  with names whose context resembles it, or with names in the turns most like it (the
+  owner's link into a relation chain; :func:`_owner_links`).
 
 A turn's score is its best channel, multiplied up when the requester said it or is
 named in it: a deletion request covers what its requester disclosed, and the trail
@@ -243,7 +246,9 @@ def find_trail(
 
     trail = Trail(combined, scale=scale)
     trail.secret = Secret(secret.text, secret.words, secret.keys, tuple(related))
-    trail.expansions = sorted(set(words)) + [label(k) for k in secret.keys] + [label(k) for k in seed_keys]
+    trail.expansions = (
+        sorted(set(words)) + [label(k) for k in secret.keys] + [label(k) for k in {**seed_keys, **resembling}]
+    )
     for i in np.flatnonzero(combined > 0):
         reasons = []
         for name, scores in channels.items():

@@ -8,6 +8,7 @@ from govmem.governance.revocation.claim_supersession import (
     ClaimRecord,
     changed_attributes,
     find_claim_supersessions,
+    related,
     same_thing,
 )
 from govmem.governance.revocation.claims import claims_of
@@ -616,3 +617,83 @@ def test_a_pin_said_no_longer_to_be_another_things_pin_retires_nothing() -> None
     assert not find_claim_supersessions(
         records("The garage PIN is 5532.", "The alarm PIN is no longer 5532, it was reset."), []
     )
+
+
+def test_an_earlier_recap_restating_a_replaced_value_is_superseded_with_it() -> None:
+    stated = "The Beacon award stipend is 3,720 USD."
+    recap = "Stipend recap: the Beacon award stipend of 3,720 USD was confirmed by the panel."
+    change = "Correction after the audit review: the Beacon award amount changes to 3,710 USD."
+    assert not find_claim_supersessions(records(recap, change), [])  # not by itself the same thing
+    found = find_claim_supersessions(records(stated, recap, change), [])
+    assert sorted((f.older, f.newer) for f in found) == [(0, 2), (1, 2)]
+    (restatement,) = [f for f in found if f.older == 1]
+    assert restatement.reasons[0] == "restates-replaced" and restatement.whole
+
+
+def test_a_recap_giving_the_new_value_or_another_thing_is_not_a_restatement() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Finance note: the active amount is 3,720 USD for the Beacon award.",
+            "Travel note: the active amount is 3,720 USD for the Harbor trip.",
+            "Correction: the Beacon award amount is revised from 3,720 USD to 3,710 USD.",
+        ),
+        [],
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 2)]
+
+
+def test_of_two_values_a_claim_gives_only_the_replaced_one_is_gone() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Budget note: the private amount is 2,910 USD while the public line is 2,915 USD.",
+            "Budget recap: the public line is 2,915 USD.",
+            "Update: the private amount is now 2,980 USD.",
+        ),
+        [],
+    )
+    assert all(f.older != 1 for f in found)
+
+
+def test_a_value_named_as_the_one_replaced_is_not_restated_by_the_change() -> None:
+    found = find_claim_supersessions(
+        records(
+            "The panel meets in Committee Room 242 on Friday.",
+            "The panel is moving from Committee Room 242 to Committee Room 243 "
+            "to eliminate the 242/242 confusion.",
+        ),
+        [],
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+def test_a_public_thing_is_not_the_private_one_of_the_same_name() -> None:
+    public = "The public showcase sits in Commons Room 242."
+    private = "Update: the private showcase interview moved to Commons Room 243."
+    assert not related(only(public), only(private)) and not related(only(private), only(public))
+    assert not find_claim_supersessions(records(public, private), [])
+    same = "Update: the public showcase moved to Commons Room 243."
+    assert [(f.older, f.newer) for f in find_claim_supersessions(records(public, same), [])] == [(0, 1)]
+
+
+def test_a_vague_dose_restating_one_of_two_drugs_revises_neither() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Until then, continue apixaban 5 milligrams twice daily without interruption. Increase "
+            "metoprolol tartrate from 25 milligrams twice daily to 37.5 milligrams twice daily "
+            "starting tonight.",
+            "I am calling to make sure the new metoprolol dose is clear.",
+            "You are moving to 37.5 milligrams twice daily.",
+        ),
+        [],
+    )
+    assert not found  # the apixaban dose is still current
+
+
+def test_a_vague_change_of_the_only_dose_still_revises_it() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Continue metoprolol 25 milligrams twice daily.", "You are moving to 37.5 milligrams twice daily."
+        ),
+        [],
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]

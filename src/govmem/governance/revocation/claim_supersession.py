@@ -161,7 +161,21 @@ def related(old: Claim, new: Claim) -> bool:
         return False
     if old.threads and new.threads and not old.threads & new.threads:
         return False
+    if _opposed_audiences(old, new):
+        return False
     return _shares_name(old, new) or bool(old.anchor & new.anchor)
+
+
+_AUDIENCES = (frozenset({"public"}), frozenset({"privat"}))
+
+
+def _opposed_audiences(old: Claim, new: Claim) -> bool:
+    """Whether one claim calls what it is about public and the other private (and neither
+    both): "the public Commons Room 242" is not the private interview room, though the
+    numbers match. Only where sameness rests on a shared word or name, not on anchors."""
+    public, private = _AUDIENCES
+    sides = [(bool(c.anchor & public), bool(c.anchor & private)) for c in (old, new)]
+    return any(sides[0][i] and not sides[0][1 - i] and sides[1][1 - i] and not sides[1][i] for i in (0, 1))
 
 
 def _same_family(old: frozenset[str], new: frozenset[str]) -> bool:
@@ -191,6 +205,7 @@ def changed_attributes(
     changed = []
     for attribute, values in new.values.items():
         before = old.values.get(attribute)
+        values = values - new.replaced.get(attribute, frozenset())  # "to end the 242/242 mix-up"
         said = values | (restated or {}).get(base_attribute(attribute), frozenset())
         if not before or all(_among(value, said) for value in before):
             continue
@@ -259,6 +274,8 @@ def find_claim_supersessions(
     weights.add([c for record in earlier for c in claims_of(record.text)])
     said: dict[int, tuple[list[Claim], dict[str, frozenset[str]], dict[str, frozenset[str]]]] = {}
 
+    revised: list[tuple[Claim, Claim, dict[str, frozenset[str]]]] = []
+
     def revise(newer: ClaimRecord, older: ClaimRecord) -> None:
         if newer.key not in said:
             said[newer.key] = _what_it_says(newer.text)
@@ -266,21 +283,82 @@ def find_claim_supersessions(
         if not revising:
             return
         others_speaker = older.speaker != newer.speaker and None not in (older.speaker, newer.speaker)
+        agreeing = agreeing_claims(newer, revising)
         for old in claims_of(older.text):
             if not old.asserts or not _open(superseded, (older.key, old.start), newer.valid_from):
                 continue
             # "my window" said by someone else: another person's slot
             revising_here = [c for c in revising if not c.mine] if others_speaker and old.mine else revising
+            revising_here = [c for c in revising_here if not _meant_another(old, older.key, c, agreeing)]
             if not revising_here:
                 continue
             found = _revised_by(old, older.key, revising_here, newer.key, subjects, weights, restated, named)
             if found is not None:
-                reasons, whole = found
+                reasons, whole, gone, by = found
                 superseded[(older.key, old.start)] = newer.valid_from
                 findings.append(ClaimFinding(older.key, old.start, old.end, newer.key, reasons, whole))
+                if newer is record_now:
+                    revised.append((old, by, gone))
 
+    agreed: dict[int, dict[int, list[tuple[int, Claim]]]] = {}
+
+    def agreeing_claims(newer: ClaimRecord, revising: Sequence[Claim]) -> dict[int, list[tuple[int, Claim]]]:
+        """For each revising claim of ``newer`` (by start), the current claims (with their
+        record's key) of the records before it that already state one of its values about
+        what it speaks of."""
+        if newer.key in agreed:
+            return agreed[newer.key]
+        found: dict[int, list[tuple[int, Claim]]] = {c.start: [] for c in revising}
+        index = next((i for i, r in enumerate(pool) if r.key == newer.key), len(pool))
+        for other in pool[:index]:
+            if newer.valid_from and other.valid_from and other.valid_from > newer.valid_from:
+                continue
+            for claim in claims_of(other.text):
+                if not claim.asserts or not _open(superseded, (other.key, claim.start), newer.valid_from):
+                    continue
+                for new_claim in revising:
+                    if _states_value_of(claim, new_claim) and same_thing(claim, new_claim, weights):
+                        found[new_claim.start].append((other.key, claim))
+        agreed[newer.key] = found
+        return found
+
+    def restatements(newer: ClaimRecord, before: Sequence[ClaimRecord]) -> None:
+        """Earlier claims restating a value ``newer`` just replaced, about what the replaced
+        claim was about ("Current finance note: 3,720 USD remains the active amount" after
+        "the amount is revised from 3,720 USD to 3,710 USD" superseded "the active amount
+        is 3,720 USD"): they state the old value as current too."""
+        _, restated, _ = said[newer.key]
+        for other in before:
+            if other.key == newer.key or (
+                newer.valid_from and other.valid_from and other.valid_from > newer.valid_from
+            ):
+                continue
+            for claim in claims_of(other.text):
+                if not claim.asserts or not _open(superseded, (other.key, claim.start), newer.valid_from):
+                    continue
+                for old, new_claim, gone in revised:
+                    if not same_thing(old, claim, weights) or not related(claim, new_claim):
+                        continue
+                    found = _restates(claim, old, gone, restated)
+                    if found is None:
+                        continue
+                    mine, theirs = (
+                        subjects(other.key, claim.start, claim.end),
+                        subjects(newer.key, 0, len(newer.text)),
+                    )
+                    if mine and theirs and not mine & theirs:
+                        continue
+                    superseded[(other.key, claim.start)] = newer.valid_from
+                    findings.append(
+                        ClaimFinding(other.key, claim.start, claim.end, newer.key, found[0], found[1])
+                    )
+                    break
+
+    record_now: ClaimRecord | None = None
     for row, record in enumerate(new):
         weights.add(claims_of(record.text))
+        record_now = record
+        revised.clear()
         for other in pool[: first_new + row]:
             if other.key == record.key:
                 continue
@@ -288,14 +366,64 @@ def find_claim_supersessions(
                 revise(other, record)  # told later, dated earlier: the stored record may revise it
             else:
                 revise(record, other)
+        if revised:
+            restatements(record, pool[: first_new + row])
     return findings
+
+
+def _states_value_of(claim: Claim, new: Claim) -> bool:
+    """Whether ``claim`` already gives every value ``new`` gives of one of its attributes."""
+    return any(
+        values and all(_among(v, claim.values.get(a, frozenset())) for v in values)
+        for a, values in new.values.items()
+    )
+
+
+def _meant_another(
+    old: Claim, old_key: int, new: Claim, agreeing: Mapping[int, list[tuple[int, Claim]]]
+) -> bool:
+    """Whether ``new``, naming nothing ``old`` does not, is rather about another thing that
+    the same record gives beside ``old`` and that already has ``new``'s value: after
+    "continue apixaban 5 mg twice daily. Increase metoprolol ... to 37.5 mg twice daily",
+    "You are moving to 37.5 milligrams twice daily" restates the metoprolol dose; it is no
+    new apixaban dose. Two values of one attribute said as current in one record are of
+    two things, and a vague claim agreeing with one of them revises neither."""
+    if not new.anchor or not new.anchor <= old.anchor:
+        return False
+    return any(
+        key == old_key and other.start != old.start and not _states_value_of(old, new)
+        for key, other in agreeing.get(new.start, ())
+    )
+
+
+def _restates(
+    claim: Claim, old: Claim, gone: Mapping[str, frozenset[str]], restated: Mapping[str, frozenset[str]]
+) -> tuple[tuple[str, ...], bool] | None:
+    """Whether ``claim`` restates a value ``old`` gave and a record replaced (``gone``, by
+    attribute without role), about the same thing (it shares a name or an anchor stem
+    with ``old`` and names no other entity, thread or owner), without the record's new
+    values; and whether it says nothing else (then it is cut, else marked)."""
+    hit = [
+        a
+        for a, values in claim.values.items()
+        if values & gone.get(base_attribute(a), frozenset())
+        and not values & restated.get(base_attribute(a), frozenset())
+    ]
+    if not hit:
+        return None
+    if old.owners and claim.owners and not old.owners & claim.owners:
+        return None
+    whole = claim.sentence and all(
+        values <= gone.get(base_attribute(a), frozenset()) for a, values in claim.values.items()
+    )
+    return ("restates-replaced", "changed-" + "-".join(sorted(hit)), "revision-wording"), whole
 
 
 def _what_it_says(
     text: str,
 ) -> tuple[list[Claim], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
-    """A record's revising claims, every value it states, and the values it names as
-    replaced, by attribute without role."""
+    """A record's revising claims, every value it states (but those it names as replaced),
+    and the values it names as replaced, by attribute without role."""
     restated: dict[str, frozenset[str]] = {}
     named: dict[str, frozenset[str]] = {}
     for claim in claims_of(text):
@@ -306,6 +434,9 @@ def _what_it_says(
             for attribute, values in claim.replaced.items():
                 base = base_attribute(attribute)
                 named[base] = named.get(base, frozenset()) | values
+    # a value it names as the one replaced is not restated by another mention of it ("moving
+    # from Committee Room 242 to Committee Room 243 to eliminate the 242/242 confusion")
+    restated = {base: values - named.get(base, frozenset()) for base, values in restated.items()}
     return revising_claims(text), restated, named
 
 
@@ -332,7 +463,7 @@ def _revised_by(
     weights: Weights,
     restated: Mapping[str, frozenset[str]],
     named: Mapping[str, frozenset[str]] = {},
-) -> tuple[tuple[str, ...], bool] | None:
+) -> tuple[tuple[str, ...], bool, dict[str, frozenset[str]], Claim] | None:
     for new in revising:
         if not new.values:  # it only retires values ("the earlier room TC-204 is superseded")
             if not new.retires:
@@ -358,7 +489,12 @@ def _revised_by(
             if mine and theirs and not mine & theirs:
                 continue
             whole = old.sentence and set(old.values) <= set(retired)
-            return ("named-retired", "changed-" + "-".join(sorted(retired)), "revision-wording"), whole
+            return (
+                ("named-retired", "changed-" + "-".join(sorted(retired)), "revision-wording"),
+                whole,
+                _gone(old, new, retired, restated),
+                new,
+            )
         changed = changed_attributes(old, new, restated)
         if not changed:
             continue
@@ -396,5 +532,29 @@ def _revised_by(
             if same_thing(old, new, weights)
             else "code-family"
         )
-        return (sameness, "changed-" + "-".join(sorted(changed)), "revision-wording"), whole
+        return (
+            (sameness, "changed-" + "-".join(sorted(changed)), "revision-wording"),
+            whole,
+            _gone(old, new, changed, restated),
+            new,
+        )
     return None
+
+
+def _gone(
+    old: Claim, new: Claim, attributes: Sequence[str], restated: Mapping[str, frozenset[str]]
+) -> dict[str, frozenset[str]]:
+    """The values of ``attributes`` that ``old`` stated and the new record replaced, by
+    attribute without role: those it names as replaced, or the one value ``old`` gave (of
+    two it gave, "the private amount is 2,910 USD while the public line is 2,915 USD",
+    a change of one says nothing of the other)."""
+    gone: dict[str, frozenset[str]] = {}
+    for a in attributes:
+        base = base_attribute(a)
+        values = old.values[a]
+        named = values & new.replaced.get(a, frozenset()) | values & new.replaced.get(base, frozenset())
+        left = named or (values if len(values) == 1 else frozenset())
+        left = frozenset(v for v in left if not _among(v, restated.get(base, frozenset())))
+        if left:
+            gone[base] = gone.get(base, frozenset()) | left
+    return gone

@@ -16,6 +16,7 @@ reveal whether protected memory exists.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 
@@ -73,6 +74,8 @@ class RecallResult:
     only those the requester could otherwise have read."""
     conflicts: list[dict] = field(default_factory=list)
     """Unresolved conflicts among the returned records' sources (turn ids, signals)."""
+    speakers: tuple[Principal, ...] = ()
+    """The principals whose ids label lines of the returned text, for the context's legend."""
 
     @property
     def action(self) -> str:
@@ -80,10 +83,33 @@ class RecallResult:
 
     def context(self) -> str:
         """The permitted memory as the text an answering model would be given."""
-        return "\n\n".join(_context_entry(item) for item in self.items)
+        entries = [_context_entry(item) for item in self.items]
+        if self.speakers:
+            entries.append("Speakers: " + "; ".join(_who(p) for p in self.speakers) + ".")
+        return "\n\n".join(entries)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def _who(principal: Principal) -> str:
+    name = f"{principal.display_name}, " if principal.display_name else ""
+    return f"{principal.principal_id} is {name}{principal.role}"
+
+
+_LINE_SPEAKER = re.compile(r"^(?:\[[^\]\n]*\] )?([^\s:\[\]]+): ", re.MULTILINE)
+
+
+def speakers_of(store: Store, items: Sequence[RecallItem]) -> tuple[Principal, ...]:
+    """The principals named as the speaker of a line of the items' text ("[time] id: ..."),
+    in order of first appearance: an answerer reading "resident_laura_chen: I will store
+    it" should know that this is Laura Chen."""
+    found: dict[str, Principal] = {}
+    for item in items:
+        for speaker in _LINE_SPEAKER.findall(item.text):
+            if speaker not in found and (principal := store.get_principal(speaker)) is not None:
+                found[speaker] = principal
+    return tuple(found.values())
 
 
 def _context_entry(item: RecallItem) -> str:
@@ -210,7 +236,8 @@ def _recall(
     returned = [item.object_id for item in items]
     conflicts = shown_conflicts(conflicts, items, successors)
     entry = (principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
-    return RecallResult(requester, query, items, decision, revoked, conflicts), entry
+    speakers = speakers_of(store, items)
+    return RecallResult(requester, query, items, decision, revoked, conflicts, speakers), entry
 
 
 def withhold_revoked(

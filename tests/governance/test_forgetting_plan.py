@@ -42,6 +42,14 @@ def test_a_relation_chain_is_followed_through_names_the_request_never_uses(plan)
     assert "quarry road" in reasons and "hops from the disclosure" in reasons
 
 
+def test_the_owners_own_link_into_the_chain_scores_through_the_links_channel(plan) -> None:
+    # Okafor (disclosure) -> Lindell (t031) -> Quarry Road (t047): Ana's own turn naming the
+    # street is her link into the chain; Jonas's turn on the chain is not a requester's link
+    linked = "the requester names a name linked to the disclosure"
+    assert any(r.startswith(linked) for r in plan.candidates["t063"])
+    assert not any(r.startswith(linked) for r in plan.candidates["t047"])
+
+
 def test_every_candidate_carries_reasons_and_every_choice_says_why(plan) -> None:
     assert plan.candidates and all(plan.candidates[t] for t in plan.candidates)
     for turn_id in plan.turn_ids:

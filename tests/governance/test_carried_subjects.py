@@ -118,3 +118,17 @@ def test_a_turn_labelled_as_what_is_kept_of_it_still_covers_its_whole_text(text:
             if old_start <= span.start < old_end:
                 at = span.start - old_start + new_start
                 assert span.facets == next(k.facets for k in kept.spans if k.start <= at < k.end)
+
+
+def test_a_residents_own_code_said_with_a_request_is_not_carried_from_a_helper() -> None:
+    people = [*PEOPLE, Principal("tessa", "driver_pickup_contact", "Tessa Hall")]
+    said = [
+        Turn("p1", "rina", "Friday pickup: Tessa at 5:50 PM, release phrase blue cedar.", "e2", AT.format(0)),
+        Turn("p2", "lena", "My laptop PIN is 9032, please keep it to yourself.", "e2", AT.format(1)),
+    ]
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(people)
+        memory.ingest_many(said)
+        later = "2026-05-13T00:00:00"
+        assert "9032" in memory.recall("lena", "What is my laptop PIN?", k=10, as_of=later).context()
+        assert "9032" not in memory.recall("tessa", "What is the laptop PIN?", k=10, as_of=later).context()

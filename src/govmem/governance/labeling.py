@@ -417,6 +417,8 @@ _ASKS = re.compile(_ASKING, re.I)
 _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
 
 
+_OWN_STATEMENT = re.compile(r"\W*my\b[^,;:?!]*?\b(?:is|are|was|were|stays|remains)\b[^,;:?!]*", re.I)
+"""A sentence opening on what is the speaker's and what it is ("My laptop PIN is 9032")."""
 _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b|\bmy\s+\w+['’]s\b", re.I)
 """Words by which a sentence speaks of a person other than its speaker ("her interview",
 "my brother's pickup")."""
@@ -483,7 +485,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 9
+LABELING_VERSION = 10
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -930,9 +932,14 @@ class Labeler:
 
     @staticmethod
     def _speaks_of_own(sentence: str) -> bool:
-        return (
-            bool(_MY.search(sentence)) and not _ASKS.search(sentence) and not _THIRD_PERSON.search(sentence)
-        )
+        if _THIRD_PERSON.search(sentence) or not _MY.search(sentence):
+            return False
+        if not _ASKS.search(sentence):
+            return True
+        # "My laptop PIN is 9032, please keep it to yourself": a statement of one's own that
+        # opens the sentence, whatever is asked after it
+        own = _OWN_STATEMENT.match(sentence)
+        return own is not None and not _ASKS.search(own.group(0))
 
     def _people_referred(self, sentence: str, speaker: str, context: frozenset[str]) -> set[str]:
         """Who a sentence naming only things (programmes, the household's things) speaks

@@ -621,7 +621,7 @@ def test_a_pin_said_no_longer_to_be_another_things_pin_retires_nothing() -> None
 
 def test_an_earlier_recap_restating_a_replaced_value_is_superseded_with_it() -> None:
     stated = "The Beacon award stipend is 3,720 USD."
-    recap = "Stipend recap: the Beacon award stipend of 3,720 USD was confirmed by the panel."
+    recap = "Panel recap: Beacon award stipend 3,720 USD."
     change = "Correction after the audit review: the Beacon award amount changes to 3,710 USD."
     assert not find_claim_supersessions(records(recap, change), [])  # not by itself the same thing
     found = find_claim_supersessions(records(stated, recap, change), [])
@@ -697,3 +697,70 @@ def test_a_vague_change_of_the_only_dose_still_revises_it() -> None:
         [],
     )
     assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        # a recap more specific than the claim the change revised is another thing
+        (
+            "The stipend is 3,720 USD.",
+            "The housing stipend is also 3,720 USD.",
+            "The Beacon stipend changes to 3,710 USD.",
+        ),
+        (
+            "The dose is 5 mL twice daily.",
+            "Mia takes 5 mL twice daily too.",
+            "Grandpa's dose changes to 7.5 mL twice daily.",
+        ),
+        ("The PIN is 5532.", "The mailbox PIN is 5532 as well.", "The alarm PIN changes to 6104."),
+        (
+            "The callback number is 555-0144.",
+            "Contacts: pharmacy callback number 555-0144; billing callback number 555-0177.",
+            "The nurse callback number changes to 555-0190.",
+        ),
+    ],
+)
+def test_a_restatement_is_only_of_what_the_change_and_the_revised_claim_speak_of(texts) -> None:
+    assert all(f.older != 1 for f in find_claim_supersessions(records(*texts), []))
+
+
+def test_a_value_one_claim_retires_and_another_keeps_is_still_restated() -> None:
+    found = find_claim_supersessions(
+        records(
+            "The back door code is 4417.",
+            "The front door code 4417 is retired; the back door code stays 4417.",
+        ),
+        [],
+    )
+    assert not found
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "item"),
+    [
+        (
+            "Lantus 20 units twice daily. Humalog 10 units twice daily.",
+            "The Lantus is changing to 10 units twice daily.",
+            "Lantus",
+        ),
+        (
+            "Metformin 1000 mg twice daily. Gabapentin 300 mg twice daily.",
+            "Gabapentin is increased to 1000 mg twice daily.",
+            "Gabapentin",
+        ),
+        (
+            "Phase 1 target date is June 25. Phase 2 target date is July 2.",
+            "Phase 1 target date moves to July 2.",
+            "Phase 1",
+        ),
+        (
+            "Metoprolol is 25 mg twice daily this week; next week it goes to 37.5 mg twice daily.",
+            "You are moving to 37.5 mg twice daily now.",
+            "25 mg",
+        ),
+    ],
+)
+def test_a_change_agreeing_with_another_item_of_the_record_still_revises_its_own(first, change, item) -> None:
+    (found,) = find_claim_supersessions(records(first, change), [])
+    assert (found.older, found.newer) == (0, 1) and item in first[found.start : found.end]

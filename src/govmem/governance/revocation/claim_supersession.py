@@ -155,7 +155,8 @@ def related(old: Claim, new: Claim) -> bool:
     """Whether two claims share a name or an anchor stem and do not each name an entity or
     thread the other does not: enough to be about the same thing when the new record names
     the old claim's value as the one it replaces ("Lighthouse moves from June 25 to July 2"
-    after "the current Lighthouse target date is June 25")."""
+    after "the current Lighthouse target date is June 25"). One called public and the other
+    private are not related (so a thing that turns public is not followed: left)."""
     unshared = unmatched_entities(old.entities, new.entities)
     if unshared and unmatched_entities(new.entities, old.entities):
         return False
@@ -339,7 +340,7 @@ def find_claim_supersessions(
                 for old, new_claim, gone in revised:
                     if not same_thing(old, claim, weights) or not related(claim, new_claim):
                         continue
-                    found = _restates(claim, old, gone, restated)
+                    found = _restates(claim, old, new_claim, gone, restated, weights)
                     if found is None:
                         continue
                     mine, theirs = (
@@ -379,6 +380,14 @@ def _states_value_of(claim: Claim, new: Claim) -> bool:
     )
 
 
+_SEQUENCE = frozenset(
+    {"next", "then", "after", "later", "week", "day", "dai", "month", "goe", "go", "start", "tonight"}
+    | {"tomorrow", "morn", "even", "night", "now", "onward", "step", "thereaft"}
+)
+"""Stems of time and sequence ("next week it goes to 37.5 mg"): a later step of the same
+thing, not another thing."""
+
+
 def _meant_another(
     old: Claim, old_key: int, new: Claim, agreeing: Mapping[int, list[tuple[int, Claim]]]
 ) -> bool:
@@ -387,22 +396,38 @@ def _meant_another(
     "continue apixaban 5 mg twice daily. Increase metoprolol ... to 37.5 mg twice daily",
     "You are moving to 37.5 milligrams twice daily" restates the metoprolol dose; it is no
     new apixaban dose. Two values of one attribute said as current in one record are of
-    two things, and a vague claim agreeing with one of them revises neither."""
+    two things when each names something the other does not (beyond time and sequence:
+    "then 50 mg daily from next week" is the next step of the same dose), and a vague claim
+    agreeing with one of them and fitting it as well ("the Lantus is changing" does not
+    fit the Humalog) revises neither."""
     if not new.anchor or not new.anchor <= old.anchor:
         return False
     return any(
-        key == old_key and other.start != old.start and not _states_value_of(old, new)
+        key == old_key
+        and other.start != old.start
+        and not _states_value_of(old, new)
+        and new.anchor <= other.anchor
+        and (other.anchor - old.anchor) - _SEQUENCE
         for key, other in agreeing.get(new.start, ())
     )
 
 
 def _restates(
-    claim: Claim, old: Claim, gone: Mapping[str, frozenset[str]], restated: Mapping[str, frozenset[str]]
+    claim: Claim,
+    old: Claim,
+    new: Claim,
+    gone: Mapping[str, frozenset[str]],
+    restated: Mapping[str, frozenset[str]],
+    weights: Weights,
 ) -> tuple[tuple[str, ...], bool] | None:
-    """Whether ``claim`` restates a value ``old`` gave and a record replaced (``gone``, by
-    attribute without role), about the same thing (it shares a name or an anchor stem
-    with ``old`` and names no other entity, thread or owner), without the record's new
-    values; and whether it says nothing else (then it is cut, else marked)."""
+    """Whether ``claim`` restates a value ``old`` gave and ``new`` replaced (``gone``, by
+    attribute without role), about the same thing, without the record's new values; and
+    whether it says nothing else (then it is cut, else marked). The same thing: what
+    ``claim`` is about is said by ``old`` or ``new`` (its anchor is within theirs, so "the
+    housing stipend is also 3,720 USD" is not the Beacon stipend that "the stipend is 3,720
+    USD" was taken for), it names no one and no owner they do not, and its owner is theirs."""
+    if not _within(claim, old, new, weights) or _names_another(claim, old, new):
+        return None
     hit = [
         a
         for a, values in claim.values.items()
@@ -419,6 +444,30 @@ def _restates(
     return ("restates-replaced", "changed-" + "-".join(sorted(hit)), "revision-wording"), whole
 
 
+def _within(claim: Claim, old: Claim, new: Claim, weights: Weights) -> bool:
+    """Whether what ``claim`` is about is said by ``old`` or ``new``: at least
+    ``ANCHOR_CONTAINMENT`` of its anchor's weight is in theirs."""
+
+    def mass(terms: frozenset[str]) -> float:
+        return sum(weights.get(t, 1.0) for t in terms)
+
+    anchor = claim.anchor - claim.heading
+    if not anchor:
+        return False
+    return mass(anchor & (old.anchor | new.anchor)) / mass(anchor) >= ANCHOR_CONTAINMENT
+
+
+def _names_another(claim: Claim, old: Claim, new: Claim) -> bool:
+    """Whether ``claim`` names an owner or a capitalised name neither ``old`` nor ``new``
+    does ("Mia takes 5 mL twice daily too" after Grandpa's dose changed)."""
+    theirs = old.owners | new.owners | old.capitals | new.capitals | old.anchor | new.anchor
+    if claim.owners - (old.owners | new.owners):
+        return True
+    if unmatched_entities(claim.entities, old.entities | new.entities):
+        return True
+    return bool((claim.capitals - claim.heading) - theirs)
+
+
 def _what_it_says(
     text: str,
 ) -> tuple[list[Claim], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
@@ -427,16 +476,18 @@ def _what_it_says(
     restated: dict[str, frozenset[str]] = {}
     named: dict[str, frozenset[str]] = {}
     for claim in claims_of(text):
+        # a value a claim names as the one it replaces is not restated by its own other
+        # mention of it ("moving from Committee Room 242 to Committee Room 243 to eliminate
+        # the 242/242 confusion"); another claim keeping it still restates it ("... 4417 is
+        # retired; the side door PIN stays 4417")
+        own = claim.replaced if claim.asserts else {}
+        gone = frozenset().union(*own.values()) if own else frozenset()
         for attribute, values in claim.values.items():
             base = base_attribute(attribute)
-            restated[base] = restated.get(base, frozenset()) | values
-        if claim.asserts:
-            for attribute, values in claim.replaced.items():
-                base = base_attribute(attribute)
-                named[base] = named.get(base, frozenset()) | values
-    # a value it names as the one replaced is not restated by another mention of it ("moving
-    # from Committee Room 242 to Committee Room 243 to eliminate the 242/242 confusion")
-    restated = {base: values - named.get(base, frozenset()) for base, values in restated.items()}
+            restated[base] = restated.get(base, frozenset()) | (values - gone)
+        for attribute, values in own.items():
+            base = base_attribute(attribute)
+            named[base] = named.get(base, frozenset()) | values
     return revising_claims(text), restated, named
 
 

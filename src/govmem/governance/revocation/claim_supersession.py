@@ -284,13 +284,14 @@ def find_claim_supersessions(
         if not revising:
             return
         others_speaker = older.speaker != newer.speaker and None not in (older.speaker, newer.speaker)
-        agreeing = agreeing_claims(newer, revising)
-        for old in claims_of(older.text):
-            if not old.asserts or not _open(superseded, (older.key, old.start), newer.valid_from):
-                continue
+        claims = claims_of(older.text)
+        current = [
+            c for c in claims if c.asserts and _open(superseded, (older.key, c.start), newer.valid_from)
+        ]
+        for old in current:
             # "my window" said by someone else: another person's slot
             revising_here = [c for c in revising if not c.mine] if others_speaker and old.mine else revising
-            revising_here = [c for c in revising_here if not _meant_another(old, older.key, c, agreeing)]
+            revising_here = [c for c in revising_here if not _meant_another(old, c, current, weights)]
             if not revising_here:
                 continue
             found = _revised_by(old, older.key, revising_here, newer.key, subjects, weights, restated, named)
@@ -300,28 +301,6 @@ def find_claim_supersessions(
                 findings.append(ClaimFinding(older.key, old.start, old.end, newer.key, reasons, whole))
                 if newer is record_now:
                     revised.append((old, by, gone))
-
-    agreed: dict[int, dict[int, list[tuple[int, Claim]]]] = {}
-
-    def agreeing_claims(newer: ClaimRecord, revising: Sequence[Claim]) -> dict[int, list[tuple[int, Claim]]]:
-        """For each revising claim of ``newer`` (by start), the current claims (with their
-        record's key) of the records before it that already state one of its values about
-        what it speaks of."""
-        if newer.key in agreed:
-            return agreed[newer.key]
-        found: dict[int, list[tuple[int, Claim]]] = {c.start: [] for c in revising}
-        index = next((i for i, r in enumerate(pool) if r.key == newer.key), len(pool))
-        for other in pool[:index]:
-            if newer.valid_from and other.valid_from and other.valid_from > newer.valid_from:
-                continue
-            for claim in claims_of(other.text):
-                if not claim.asserts or not _open(superseded, (other.key, claim.start), newer.valid_from):
-                    continue
-                for new_claim in revising:
-                    if _states_value_of(claim, new_claim) and same_thing(claim, new_claim, weights):
-                        found[new_claim.start].append((other.key, claim))
-        agreed[newer.key] = found
-        return found
 
     def restatements(newer: ClaimRecord, before: Sequence[ClaimRecord]) -> None:
         """Earlier claims restating a value ``newer`` just replaced, about what the replaced
@@ -388,11 +367,10 @@ _SEQUENCE = frozenset(
 thing, not another thing."""
 
 
-def _meant_another(
-    old: Claim, old_key: int, new: Claim, agreeing: Mapping[int, list[tuple[int, Claim]]]
-) -> bool:
+def _meant_another(old: Claim, new: Claim, beside: Sequence[Claim], weights: Weights) -> bool:
     """Whether ``new``, naming nothing ``old`` does not, is rather about another thing that
-    the same record gives beside ``old`` and that already has ``new``'s value: after
+    the same record gives beside ``old`` (``beside``: that record's current claims) and
+    that already has ``new``'s value: after
     "continue apixaban 5 mg twice daily. Increase metoprolol ... to 37.5 mg twice daily",
     "You are moving to 37.5 milligrams twice daily" restates the metoprolol dose; it is no
     new apixaban dose. Two values of one attribute said as current in one record are of
@@ -400,15 +378,15 @@ def _meant_another(
     "then 50 mg daily from next week" is the next step of the same dose), and a vague claim
     agreeing with one of them and fitting it as well ("the Lantus is changing" does not
     fit the Humalog) revises neither."""
-    if not new.anchor or not new.anchor <= old.anchor:
+    if not new.anchor or not new.anchor <= old.anchor or _states_value_of(old, new):
         return False
     return any(
-        key == old_key
-        and other.start != old.start
-        and not _states_value_of(old, new)
+        other.start != old.start
         and new.anchor <= other.anchor
         and (other.anchor - old.anchor) - _SEQUENCE
-        for key, other in agreeing.get(new.start, ())
+        and _states_value_of(other, new)
+        and same_thing(other, new, weights)
+        for other in beside
     )
 
 

@@ -764,3 +764,14 @@ def test_a_value_one_claim_retires_and_another_keeps_is_still_restated() -> None
 def test_a_change_agreeing_with_another_item_of_the_record_still_revises_its_own(first, change, item) -> None:
     (found,) = find_claim_supersessions(records(first, change), [])
     assert (found.older, found.newer) == (0, 1) and item in first[found.start : found.end]
+
+
+def test_a_lettered_code_named_as_replaced_is_that_code_wherever_it_is_said() -> None:
+    found = find_claim_supersessions(
+        records(
+            "Private access remains unchanged for now: CR-8804 is active.",
+            "Rotation note: the current badge is now CR-8816, while CR-8804 becomes retired history.",
+        ),
+        [],
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]

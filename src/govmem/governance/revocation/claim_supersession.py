@@ -403,16 +403,22 @@ def _restates(
     whether it says nothing else (then it is cut, else marked). The same thing: what
     ``claim`` is about is said by ``old`` or ``new`` (its anchor is within theirs, so "the
     housing stipend is also 3,720 USD" is not the Beacon stipend that "the stipend is 3,720
-    USD" was taken for), it names no one and no owner they do not, and its owner is theirs."""
-    if not _within(claim, old, new, weights) or _names_another(claim, old, new):
-        return None
+    USD" was taken for; a replaced code with letters is one thing wherever it is said), it
+    names no one and no owner they do not, and its owner is theirs."""
     hit = [
         a
         for a, values in claim.values.items()
         if values & gone.get(base_attribute(a), frozenset())
         and not values & restated.get(base_attribute(a), frozenset())
     ]
-    if not hit:
+    if not hit or _names_another(claim, old, new):
+        return None
+    lettered = all(  # a code with letters names one thing wherever it is said ("CR-8804 stays active")
+        base_attribute(a) == "code"
+        and all(_has_letters(v) for v in claim.values[a] & gone.get("code", frozenset()))
+        for a in hit
+    )
+    if not lettered and not _within(claim, old, new, weights):
         return None
     if old.owners and claim.owners and not old.owners & claim.owners:
         return None
@@ -467,6 +473,10 @@ def _what_it_says(
             base = base_attribute(attribute)
             named[base] = named.get(base, frozenset()) | values
     return revising_claims(text), restated, named
+
+
+def _has_letters(code: str) -> bool:
+    return any(ch.isalpha() for ch in code)
 
 
 def _shares_name(old: Claim, new: Claim) -> bool:
@@ -531,10 +541,16 @@ def _revised_by(
         kin = [
             a for a in changed if base_attribute(a) == "code" and _same_family(old.values[a], new.values[a])
         ]
+        lettered = any(  # a code with letters named as replaced is that one thing wherever it is said
+            base_attribute(a) == "code"
+            and any(_has_letters(v) for v in old.values[a] & named.get("code", frozenset()))
+            for a in replaced
+        )
         if (
             not same_thing(old, new, weights)
             and not ((replaced or kin) and related(old, new))
             and not (kin and _shares_name(old, new))  # a code of the family, under the same name
+            and not lettered
         ):
             continue
         mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)

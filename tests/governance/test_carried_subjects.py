@@ -132,3 +132,30 @@ def test_a_residents_own_code_said_with_a_request_is_not_carried_from_a_helper()
         later = "2026-05-13T00:00:00"
         assert "9032" in memory.recall("lena", "What is my laptop PIN?", k=10, as_of=later).context()
         assert "9032" not in memory.recall("tessa", "What is the laptop PIN?", k=10, as_of=later).context()
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "owner"),
+    [
+        (
+            "Noah's new bank card came today.",
+            "My reminder is that the card PIN is 7777, please don't lose it.",
+            "noah",
+        ),
+        ("Ava got a new tablet.", "My advice is the tablet PIN is 1212, please tell nobody.", "ava"),
+    ],
+)
+def test_a_remark_opening_on_my_is_not_the_speakers_own_thing(before: str, said: str, owner: str) -> None:
+    people = [
+        Principal("olivia", "primary_resident", "Olivia Chen"),
+        Principal("noah", "partner_spouse", "Noah Reed"),
+        Principal("ava", "minor_child", "Ava Chen"),
+    ]
+    code = said.split("PIN is ")[1][:4]
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(people)
+        memory.ingest_many(
+            [Turn("r1", "olivia", before, "e3", AT.format(0)), Turn("r2", "olivia", said, "e3", AT.format(1))]
+        )
+        later = "2026-05-13T00:00:00"
+        assert code in memory.recall(owner, "What is the PIN?", k=10, as_of=later).context()

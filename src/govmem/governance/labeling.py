@@ -417,8 +417,16 @@ _ASKS = re.compile(_ASKING, re.I)
 _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
 
 
-_OWN_STATEMENT = re.compile(r"\W*my\b[^,;:?!]*?\b(?:is|are|was|were|stays|remains)\b[^,;:?!]*", re.I)
-"""A sentence opening on what is the speaker's and what it is ("My laptop PIN is 9032")."""
+_OWN_STATEMENT = re.compile(
+    r"\W*my\s+(?!(?:(?:step|half|grand)?(?:sister|brother|mother|mom|mum|father|dad|parent|son|daughter"
+    r"|child|kid|wife|husband|partner|spouse|friend|cousin|aunt|uncle|niece|nephew|neighbou?r|boss"
+    r"|colleague|roommate|flatmate|reminder|advice|job|note|point|guess|idea|plan|question|request)s?|\w+s['’])\b)"
+    r"(?:[\w-]+\s+){0,3}?(?:is|are)\s+(?!(?:that|to|the one|one)\b)[^,;:?!]*",
+    re.I,
+)
+"""A sentence opening on a thing of the speaker's and what it is ("My laptop PIN is 9032"),
+not on another person ("my sister is the one with ..."), a plural owner ("my parents'
+PIN"), or a remark introducing a clause ("my reminder is that ...")."""
 _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b|\bmy\s+\w+['’]s\b", re.I)
 """Words by which a sentence speaks of a person other than its speaker ("her interview",
 "my brother's pickup")."""
@@ -939,7 +947,11 @@ class Labeler:
         # "My laptop PIN is 9032, please keep it to yourself": a statement of one's own that
         # opens the sentence, whatever is asked after it
         own = _OWN_STATEMENT.match(sentence)
-        return own is not None and not _ASKS.search(own.group(0))
+        return (
+            own is not None
+            and not _ASKS.search(own.group(0))
+            and not _CLAUSE_VERB.search(sentence, own.end())
+        )
 
     def _people_referred(self, sentence: str, speaker: str, context: frozenset[str]) -> set[str]:
         """Who a sentence naming only things (programmes, the household's things) speaks

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 
 _DEMAND = re.compile(
-    r"\b(?:i (?:just |only |really )?need|we need|give me|send (?:me|us|it|them)|get me|tell me|provide"
-    r"|hand (?:me|over)|pull (?:up )?(?:the|me)|read me|share)\b",
+    r"\b(?:i (?:just |only |really )?need|we need|give me|send (?:me|us|it|them)|get me|tell me|show me"
+    r"|provide|hand (?:me|over)|pull (?:up )?(?:the|me)|read me|share)\b",
     re.I,
 )
 _URGENCY = re.compile(
@@ -36,8 +36,12 @@ _EXACTNESS = re.compile(
     re.I,
 )
 _ENTITLEMENT = re.compile(
-    r"\bI(?: am|'m) (?:[\w'-]+ ){0,6}?[\w'-]+,? so\b"
-    r"|\bI should be (?:able|allowed) to (?:see|know|have|get)\b",
+    r"\bI(?: am|['’]m) (?:[\w'’-]+ ){0,6}?[\w'’-]+[,.]? so\b"
+    r"|\b(?:since|because|as) I(?: am|['’]m) (?:[\w'’-]+ ){0,6}?[\w'’-]+,"
+    r"|^\W*(?:as|being) (?:a |an |the |her |his |their |your )?(?:[\w'’-]+ ){0,2}?(?:family|relative|resident"
+    r"|parent|partner|spouse|owner|member)\b[^,.?]{0,30},"
+    r"|\bI (?:should be (?:able|allowed) to|have (?:every |a )?right to|am entitled to|['’]m entitled to)\b"
+    r"|\bI(?: am|['’]m) entitled\b",
     re.I,
 )
 PRESSURE_RULE = "pressure: exact values demanded with urgency, or on a claimed entitlement, are not served"

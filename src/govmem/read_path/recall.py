@@ -103,11 +103,17 @@ _LINE_SPEAKER = re.compile(r"^(?:\[[^\]\n]*\] )?([^\s:\[\]]+): ", re.MULTILINE)
 def speakers_of(store: Store, items: Sequence[RecallItem]) -> tuple[Principal, ...]:
     """The principals named as the speaker of a line of the items' text ("[time] id: ..."),
     in order of first appearance: an answerer reading "resident_laura_chen: I will store
-    it" should know that this is Laura Chen."""
+    it" should know that this is Laura Chen. Only speakers of the items' source turns
+    count ("rosa: Friday works" quoted inside someone else's turn names no one)."""
     found: dict[str, Principal] = {}
     for item in items:
-        for speaker in _LINE_SPEAKER.findall(item.text):
-            if speaker not in found and (principal := store.get_principal(speaker)) is not None:
+        labelled = [s for s in dict.fromkeys(_LINE_SPEAKER.findall(item.text)) if s not in found]
+        if not labelled:
+            continue
+        keys = store.turn_keys(item.episode_id, list(item.sources)).values()
+        spoke = {t.turn.speaker for t in store.turns_by_keys(keys)}
+        for speaker in labelled:
+            if speaker in spoke and (principal := store.get_principal(speaker)) is not None:
                 found[speaker] = principal
     return tuple(found.values())
 

@@ -159,3 +159,18 @@ def test_a_remark_opening_on_my_is_not_the_speakers_own_thing(before: str, said:
         )
         later = "2026-05-13T00:00:00"
         assert code in memory.recall(owner, "What is the PIN?", k=10, as_of=later).context()
+
+
+@pytest.mark.parametrize("said", ["Please remember: my laptop PIN is 9032.", "So my laptop PIN is 9032."])
+def test_a_residents_own_code_after_a_lead_in_is_not_carried_from_a_helper(said: str) -> None:
+    people = [*PEOPLE, Principal("tessa", "driver_pickup_contact", "Tessa Hall")]
+    turns = [
+        Turn("q1", "rina", "Friday pickup: Tessa at 5:50 PM, release phrase blue cedar.", "e4", AT.format(0)),
+        Turn("q2", "lena", said, "e4", AT.format(1)),
+    ]
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(people)
+        memory.ingest_many(turns)
+        later = "2026-05-13T00:00:00"
+        assert "9032" in memory.recall("lena", "What is my laptop PIN?", k=10, as_of=later).context()
+        assert "9032" not in memory.recall("tessa", "What is the laptop PIN?", k=10, as_of=later).context()

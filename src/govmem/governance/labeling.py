@@ -418,13 +418,14 @@ _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
 
 
 _OWN_STATEMENT = re.compile(
-    r"\W*my\s+(?!(?:(?:step|half|grand)?(?:sister|brother|mother|mom|mum|father|dad|parent|son|daughter"
+    r"(?:^|[:;,]|\b(?:so|and|also|that|remember|note)\b)\W*(my\s+(?!(?:(?:step|half|grand)?(?:sister|brother|mother|mom|mum|father|dad|parent|son|daughter"
     r"|child|kid|wife|husband|partner|spouse|friend|cousin|aunt|uncle|niece|nephew|neighbou?r|boss"
     r"|colleague|roommate|flatmate|reminder|advice|job|note|point|guess|idea|plan|question|request)s?|\w+s['’])\b)"
-    r"(?:[\w-]+\s+){0,3}?(?:is|are)\s+(?!(?:that|to|the one|one)\b)[^,;:?!]*",
+    r"(?:[\w-]+\s+){0,3}?(?:is|are)\s+(?!(?:that|to|the one|one)\b)[^,;:?!]*)",
     re.I,
 )
-"""A sentence opening on a thing of the speaker's and what it is ("My laptop PIN is 9032"),
+"""A clause opening on a thing of the speaker's and what it is ("My laptop PIN is 9032",
+"Please remember: my laptop PIN is 9032"),
 not on another person ("my sister is the one with ..."), a plural owner ("my parents'
 PIN"), or a remark introducing a clause ("my reminder is that ...")."""
 _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b|\bmy\s+\w+['’]s\b", re.I)
@@ -946,10 +947,10 @@ class Labeler:
             return True
         # "My laptop PIN is 9032, please keep it to yourself": a statement of one's own that
         # opens the sentence, whatever is asked after it
-        own = _OWN_STATEMENT.match(sentence)
+        own = _OWN_STATEMENT.search(sentence)
         return (
             own is not None
-            and not _ASKS.search(own.group(0))
+            and not _ASKS.search(own.group(1))
             and not _CLAUSE_VERB.search(sentence, own.end())
         )
 

@@ -120,15 +120,23 @@ def test_a_turn_labelled_as_what_is_kept_of_it_still_covers_its_whole_text(text:
                 assert span.facets == next(k.facets for k in kept.spans if k.start <= at < k.end)
 
 
-def test_a_residents_own_code_said_with_a_request_is_not_carried_from_a_helper() -> None:
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My laptop PIN is 9032, please keep it to yourself.",
+        "Please remember: my laptop PIN is 9032.",
+        "So my laptop PIN is 9032.",
+    ],
+)
+def test_a_residents_own_code_is_not_carried_from_a_helper_named_before(said: str) -> None:
     people = [*PEOPLE, Principal("tessa", "driver_pickup_contact", "Tessa Hall")]
-    said = [
+    turns = [
         Turn("p1", "rina", "Friday pickup: Tessa at 5:50 PM, release phrase blue cedar.", "e2", AT.format(0)),
-        Turn("p2", "lena", "My laptop PIN is 9032, please keep it to yourself.", "e2", AT.format(1)),
+        Turn("p2", "lena", said, "e2", AT.format(1)),
     ]
     with Memory(":memory:", policy="household") as memory:
         memory.add_principals(people)
-        memory.ingest_many(said)
+        memory.ingest_many(turns)
         later = "2026-05-13T00:00:00"
         assert "9032" in memory.recall("lena", "What is my laptop PIN?", k=10, as_of=later).context()
         assert "9032" not in memory.recall("tessa", "What is the laptop PIN?", k=10, as_of=later).context()
@@ -159,18 +167,3 @@ def test_a_remark_opening_on_my_is_not_the_speakers_own_thing(before: str, said:
         )
         later = "2026-05-13T00:00:00"
         assert code in memory.recall(owner, "What is the PIN?", k=10, as_of=later).context()
-
-
-@pytest.mark.parametrize("said", ["Please remember: my laptop PIN is 9032.", "So my laptop PIN is 9032."])
-def test_a_residents_own_code_after_a_lead_in_is_not_carried_from_a_helper(said: str) -> None:
-    people = [*PEOPLE, Principal("tessa", "driver_pickup_contact", "Tessa Hall")]
-    turns = [
-        Turn("q1", "rina", "Friday pickup: Tessa at 5:50 PM, release phrase blue cedar.", "e4", AT.format(0)),
-        Turn("q2", "lena", said, "e4", AT.format(1)),
-    ]
-    with Memory(":memory:", policy="household") as memory:
-        memory.add_principals(people)
-        memory.ingest_many(turns)
-        later = "2026-05-13T00:00:00"
-        assert "9032" in memory.recall("lena", "What is my laptop PIN?", k=10, as_of=later).context()
-        assert "9032" not in memory.recall("tessa", "What is the laptop PIN?", k=10, as_of=later).context()

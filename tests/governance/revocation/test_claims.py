@@ -775,3 +775,17 @@ def test_a_lettered_code_named_as_replaced_is_that_code_wherever_it_is_said() ->
         [],
     )
     assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+def test_a_change_said_not_to_affect_another_thing_does_not_revise_it() -> None:
+    assert not find_claim_supersessions(
+        records(
+            "The current private pod remains 1405.",
+            "The public move to Commons 1406 should not trigger any assumption about the private pod.",
+        ),
+        [],
+    )
+    found = find_claim_supersessions(
+        records("The current private pod remains 1405.", "The private pod moves to 1406."), []
+    )
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]

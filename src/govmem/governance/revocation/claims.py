@@ -276,7 +276,9 @@ _RUN_GAP = re.compile(r"^[\s,]*(?:(?:at|on|the|to|through|until|till)\b[\s,]*|[-
 _REASON = re.compile(r"\b(?:because|due\s+to|given\s+that|now\s+that|as\s+a\s+result\s+of)\b", re.IGNORECASE)
 _CONTRAST = re.compile(
     r"\b(?:distinct\s+from|separate\s+from|apart\s+from|unlike|as\s+opposed\s+to|"
-    r"not\s+to\s+be\s+confused\s+with|so\s+(?:that\s+)?it|while|whereas|pending)\b",
+    r"not\s+to\s+be\s+confused\s+with|so\s+(?:that\s+)?it|while|whereas|pending"
+    r"|(?:should|must|does|do|did|will|would|can)(?:\s+not|n['’]t)\s+(?:trigger|affect|change|alter|mean"
+    r"|imply|touch|move|apply\s+to)|without\s+(?:changing|affecting|touching|moving))\b",
     re.IGNORECASE,
 )
 _REASON_END = re.compile(r"[,;:]")

@@ -167,3 +167,26 @@ def test_a_remark_opening_on_my_is_not_the_speakers_own_thing(before: str, said:
         )
         later = "2026-05-13T00:00:00"
         assert code in memory.recall(owner, "What is the PIN?", k=10, as_of=later).context()
+
+
+def test_an_own_code_carries_to_the_rest_of_the_turn_and_no_further() -> None:
+    people = [*PEOPLE, Principal("tessa", "driver_pickup_contact", "Tessa Hall")]
+    turns = [
+        Turn("s1", "rina", "Friday pickup: Tessa at 5:50 PM, release phrase blue cedar.", "e5", AT.format(0)),
+        Turn(
+            "s2",
+            "lena",
+            "My laptop PIN is 9032, please keep it to yourself. The backup PIN is 1111.",
+            "e5",
+            AT.format(1),
+        ),
+        Turn("s3", "rina", "The garage code is 4471.", "e5", AT.format(2)),
+    ]
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(people)
+        memory.ingest_many(turns)
+        later = "2026-05-13T00:00:00"
+        lena = memory.recall("lena", "What are my laptop PIN and backup PIN?", k=10, as_of=later).context()
+        assert "9032" in lena and "1111" in lena
+        assert "1111" not in memory.recall("tessa", "What is the backup PIN?", k=10, as_of=later).context()
+        assert "4471" not in memory.recall("lena", "What is the garage code?", k=10, as_of=later).context()

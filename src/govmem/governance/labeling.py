@@ -722,6 +722,7 @@ class Labeler:
                 return TurnLabel((Span(0, len(text), facets | {said_by(speaker)}),)), previous
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
+        own: frozenset[str] | None = None  # after "My laptop PIN is 9032, ...", for this turn only
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
@@ -729,6 +730,7 @@ class Labeler:
             subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
             named = bool(subjects)
             if named:
+                own = None
                 previous = frozenset(
                     subjects | (self._people_of(context) if subjects <= self._things else set())
                 )
@@ -738,7 +740,15 @@ class Labeler:
                 if things and "credentials" in tags and not self._code_is_the_things(sentence, things):
                     subjects.add("")  # a code not shown to be the thing's is the home's
             else:
-                found, previous = self._unnamed(sentence, tags, speaker, previous)
+                found, previous = self._unnamed(sentence, tags, speaker, own or previous)
+                if own is not None:
+                    previous = context  # what the turn's own sentences inherited stays in the turn
+                elif (
+                    found == {speaker}
+                    and "self" in self.pack.unnamed_subject
+                    and self._speaks_of_own(sentence)
+                ):
+                    own = frozenset({speaker})
                 subjects = set(found)
                 if not subjects:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast

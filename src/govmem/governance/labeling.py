@@ -417,11 +417,16 @@ _ASKS = re.compile(_ASKING, re.I)
 _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
 
 
+_NOT_OWN_HEADS = (
+    r"(?:step|half|grand)?(?:sister|brother|mother|mom|mum|father|dad|parent|son|daughter|child|kid"
+    r"|wife|husband|partner|spouse|friend|cousin|aunt|uncle|niece|nephew|neighbou?r|boss|colleague"
+    r"|roommate|flatmate|reminder|advice|job|note|point|guess|idea|plan|question|request)s?|\w+s['’]"
+)
+"""Heads after "my" that are not a thing of the speaker's: a person, a plural owner, a remark."""
 _OWN_STATEMENT = re.compile(
-    r"(?:^|[:;,]|\b(?:so|and|also|that|remember|note)\b)\W*(my\s+(?!(?:(?:step|half|grand)?(?:sister|brother|mother|mom|mum|father|dad|parent|son|daughter"
-    r"|child|kid|wife|husband|partner|spouse|friend|cousin|aunt|uncle|niece|nephew|neighbou?r|boss"
-    r"|colleague|roommate|flatmate|reminder|advice|job|note|point|guess|idea|plan|question|request)s?|\w+s['’])\b)"
-    r"(?:[\w-]+\s+){0,3}?(?:is|are)\s+(?!(?:that|to|the one|one)\b)[^,;:?!]*)",
+    r"(?:^|[:;,]|\b(?:so|and|also|that|remember|note)\b)\W*"
+    rf"(my\s+(?!(?:{_NOT_OWN_HEADS})\b)(?:[\w-]+\s+){{0,3}}?(?:is|are)\s+"
+    r"(?!(?:that|to|the one|one)\b)[^,;:?!]*)",
     re.I,
 )
 """A clause opening on a thing of the speaker's and what it is ("My laptop PIN is 9032",

@@ -105,16 +105,25 @@ def speakers_of(store: Store, items: Sequence[RecallItem]) -> tuple[Principal, .
     in order of first appearance: an answerer reading "resident_laura_chen: I will store
     it" should know that this is Laura Chen. Only speakers of the items' source turns
     count ("rosa: Friday works" quoted inside someone else's turn names no one)."""
+    labelled = [(item, _LINE_SPEAKER.findall(item.text)) for item in items]
+    labelled = [(item, ids) for item, ids in labelled if ids]
+    if not labelled:
+        return ()
+    wanted: dict[str, set[str]] = {}
+    for item, _ in labelled:
+        wanted.setdefault(item.episode_id, set()).update(item.sources)
+    keys = {
+        (episode, turn_id): key
+        for episode, turn_ids in wanted.items()
+        for turn_id, key in store.turn_keys(episode, sorted(turn_ids)).items()
+    }
+    speaker_of = {t.turn_key: t.turn.speaker for t in store.turns_by_keys(keys.values())}
     found: dict[str, Principal] = {}
-    for item in items:
-        labelled = [s for s in dict.fromkeys(_LINE_SPEAKER.findall(item.text)) if s not in found]
-        if not labelled:
-            continue
-        keys = store.turn_keys(item.episode_id, list(item.sources)).values()
-        spoke = {t.turn.speaker for t in store.turns_by_keys(keys)}
-        for speaker in labelled:
-            if speaker in spoke and (principal := store.get_principal(speaker)) is not None:
-                found[speaker] = principal
+    for item, ids in labelled:
+        spoke = {speaker_of.get(keys.get((item.episode_id, t))) for t in item.sources}
+        for speaker in dict.fromkeys(ids):
+            if speaker not in found and speaker in spoke and (p := store.get_principal(speaker)) is not None:
+                found[speaker] = p
     return tuple(found.values())
 
 

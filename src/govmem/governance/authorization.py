@@ -68,6 +68,8 @@ class QueryAssessment:
     rules: tuple[str, ...] = ()
     whole: bool = False
     """Refused whole though part of it is readable: a yes or no touching a denied facet."""
+    denied_tags: frozenset[str] = frozenset()
+    """The tags of the denied facets ("credentials" of "Ava's release phrase")."""
 
     @property
     def refused(self) -> bool:
@@ -218,6 +220,41 @@ class PolicyAuthorizer:
                 readable.add(key)
         return readable
 
+    def answers_for_self(
+        self,
+        store: Store,
+        requester: Principal,
+        objects: Sequence[MemoryObject],
+        query: str,
+        tags: Iterable[str],
+        at: str,
+    ) -> bool:
+        """Whether, for each of ``tags``, a span of ``objects`` that the requester may read
+        carries the tag about the requester themselves and says what the query asked in
+        that tag's words: "the Thursday plan for Ava, including the release phrase" is
+        answered for the pickup driver by "Tessa ..., release phrase blue cedar", not by
+        a record of her own that gives no phrase."""
+        patterns = self.engine.pack.tag_patterns
+        wanted = {tag: _words(patterns.get(tag), query) for tag in tags}
+        if not wanted or not all(wanted.values()):
+            return False
+        permissions = self._permissions(requester, at)
+        labels = self.engine.labels
+        me = requester.principal_id
+        keys = sorted({k for obj in objects for k in obj.source_keys})
+        for _, text, turn_spans in store.turn_spans(keys).values():
+            for start, end, label_key in turn_spans:
+                facets = labels.get(label_key, frozenset())
+                mine = {t for s, t in facets if s == me} & set(wanted)
+                if not mine or not permissions.span(facets)[0]:
+                    continue
+                for tag in mine:
+                    if _words(patterns.get(tag), text[start:end]) & wanted[tag]:
+                        del wanted[tag]
+                if not wanted:
+                    return True
+        return False
+
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         permissions = self._permissions(requester, at)
         facets = self.labeler().query_facets(query, requester.principal_id)
@@ -232,6 +269,7 @@ class PolicyAuthorizer:
         return QueryAssessment(
             allowed=len(decisions) - denied,
             denied=denied,
+            denied_tags=frozenset(f[1] for f, d in zip(asked, decisions, strict=True) if not d.allowed),
             rules=tuple(sorted({d.rule for d in decisions})),
             # a yes or no about part of what is asked answers the rest of it too
             whole=bool(denied) and is_confirmation(query),
@@ -263,6 +301,13 @@ def is_confirmation(query: str) -> bool:
     ...?")."""
     plain = _ABBREVIATED.sub(lambda m: m.group(1) or m.group(2) + "m", query)
     return _CONFIRMATION.search(plain) is not None
+
+
+def _words(pattern: re.Pattern[str] | None, text: str) -> frozenset[str]:
+    """What ``pattern`` matches in ``text``, lower-cased."""
+    if pattern is None:
+        return frozenset()
+    return frozenset(m.group(0).lower() for m in pattern.finditer(text) if m.group(0))
 
 
 def _readable_text(

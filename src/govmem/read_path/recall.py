@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from govmem.errors import InputError, UnknownPrincipal
 from govmem.governance.audit import DecisionLog
-from govmem.governance.authorization import Authorizer, utc_now
+from govmem.governance.authorization import Authorizer, QueryAssessment, utc_now
 from govmem.governance.revocation.review import ObjectStatus, RevocationReview
 from govmem.models import MemoryObject, Principal
 from govmem.read_path.forgotten_probe import asks_for_forgotten
@@ -226,6 +226,7 @@ def _recall(
         unreported += cut_unreported
     if not authorizer.reveals_scores:
         visible = rank_on_visible_text(store, retriever, query, visible)
+    shown = list(_without_repeats(visible, k))
     items = [
         item_of(
             review.visible,
@@ -233,10 +234,14 @@ def _recall(
             statuses.get(review.visible.object_id),
             statements.get(review.visible.object_id, ()),
         )
-        for candidate, review in _without_repeats(visible, k)
+        for candidate, review in shown
     ]
     if assessment.denied:
-        action = "answer_redacted" if items else "refuse"
+        objects = [review.visible for _, review in shown]
+        answered = bool(items) and _answers_denied_tags(
+            store, authorizer, principal, objects, query, assessment, at
+        )
+        action = "answer" if answered else "answer_redacted" if items else "refuse"
     else:
         action = "answer" if items else "no_memory"
     decision = Decision(action, tuple(sorted(set(scope.reasons) | set(assessment.rules))))
@@ -253,6 +258,25 @@ def _recall(
     entry = (principal, "recall", action, returned, withheld, decision.reasons, query, as_of)
     speakers = speakers_of(store, items)
     return RecallResult(requester, query, items, decision, revoked, conflicts, speakers), entry
+
+
+def _answers_denied_tags(
+    store: Store,
+    authorizer: Authorizer,
+    principal: Principal,
+    objects: Sequence[MemoryObject],
+    query: str,
+    assessment: QueryAssessment,
+    at: str,
+) -> bool:
+    """Whether the requester's own readable records answer every part of the query that
+    was denied as someone else's (the release phrase of "the plan for Ava" was said to
+    the pickup driver). Decided on readable memory only, so it tells nothing of what
+    was withheld."""
+    answers_for_self = getattr(authorizer, "answers_for_self", None)  # optional for custom authorizers
+    if answers_for_self is None or not assessment.denied_tags:
+        return False
+    return answers_for_self(store, principal, objects, query, assessment.denied_tags, at)
 
 
 def withhold_revoked(

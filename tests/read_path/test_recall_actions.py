@@ -1,0 +1,57 @@
+"""The action of a read whose query names a facet the requester may not read: it is
+``answer`` when the requester's own records answer that part, ``answer_redacted``
+otherwise."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from govmem import Memory
+from govmem.models import Relationship
+from small_household import household
+
+AT = "2026-05-21T10:00:00"
+PEOPLE = {
+    "olivia": ("primary_resident", "Olivia Chen"),
+    "ava": ("minor_child", "Ava Chen"),
+    "tessa": ("driver_pickup_contact", "Tessa Hall"),
+    "sofia": ("cleaner", "Sofia Ortiz"),
+}
+SAID = [
+    (
+        "olivia",
+        "Tessa Hall is the Thursday pickup contact, with the release phrase blue cedar at the west gate.",
+    ),
+    ("olivia", "Ava's locker code is 4417."),
+    ("olivia", "The Thursday pickup is at 3:15 PM at the west gate."),
+]
+PICKUP = [Relationship("pickup_authorized", "tessa", "ava", {"access_scope": "school_pickup_only"})]
+QUERY = "What is the Thursday plan for Ava, including pickup time and release phrase?"
+
+
+@pytest.fixture
+def home() -> Iterator[Memory]:
+    with household(PEOPLE, SAID, AT, PICKUP) as memory:
+        yield memory
+
+
+def test_a_part_asked_of_someone_else_answered_by_ones_own_records(home: Memory) -> None:
+    result = home.recall("tessa", QUERY, k=10, as_of=AT)
+    assert "blue cedar" in result.context()
+    assert result.decision.action == "answer"
+
+
+def test_a_part_nothing_readable_answers_stays_redacted(home: Memory) -> None:
+    result = home.recall("tessa", "What is Ava's locker code and the Thursday pickup time?", k=10, as_of=AT)
+    assert "4417" not in result.context()
+    assert "3:15 PM" in result.context()
+    assert result.decision.action == "answer_redacted"
+
+
+def test_someone_elses_readable_records_do_not_answer_it(home: Memory) -> None:
+    """Sofia may not read Tessa's phrase; what she may read about others is no answer."""
+    result = home.recall("sofia", QUERY, k=10, as_of=AT)
+    assert "blue cedar" not in result.context()
+    assert result.decision.action in ("answer_redacted", "refuse")

@@ -789,3 +789,20 @@ def test_a_change_said_not_to_affect_another_thing_does_not_revise_it() -> None:
         records("The current private pod remains 1405.", "The private pod moves to 1406."), []
     )
     assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+def test_a_name_the_old_turn_gives_before_its_claim_is_the_claims() -> None:
+    """The replacing record names Cedar Carpool; the old turn named it a sentence before
+    the claim with the replaced time."""
+    old = (
+        "For Cedar Carpool, Tessa Hall is the Thursday pickup contact. "
+        "Initial plan is Thursday at 3:20 PM, and Tessa expects to arrive in the red Subaru."
+    )
+    moved = "Updating Cedar Carpool: current Thursday pickup time is now 3:15 PM rather than 3:20 PM."
+    found = find_claim_supersessions(records(old, moved), [])
+    assert [(f.older, f.newer) for f in found] == [(0, 1)] and found[0].reasons[0] == "named-replaced"
+    elsewhere = (
+        "For the Maple Walk, Tessa Hall leads the group. "
+        "Initial plan is Thursday at 3:20 PM, and Tessa expects to arrive in the red Subaru."
+    )
+    assert not find_claim_supersessions(records(elsewhere, moved), [])  # another thing at 3:20 PM

@@ -44,7 +44,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from govmem.governance.revocation.claims import Claim, claims_of
-from govmem.governance.revocation.statements import unmatched_entities
+from govmem.governance.revocation.statements import analyse, unmatched_entities
 
 ANCHOR_CONTAINMENT = 0.6
 """Share of the smaller claim's anchor stems that must occur in the other's."""
@@ -151,20 +151,24 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     return mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
 
 
-def related(old: Claim, new: Claim) -> bool:
+def related(old: Claim, new: Claim, around: frozenset[str] = frozenset()) -> bool:
     """Whether two claims share a name or an anchor stem and do not each name an entity or
     thread the other does not: enough to be about the same thing when the new record names
     the old claim's value as the one it replaces ("Lighthouse moves from June 25 to July 2"
-    after "the current Lighthouse target date is June 25"). One called public and the other
-    private are not related (so a thing that turns public is not followed: left)."""
+    after "the current Lighthouse target date is June 25"). ``around``: the names of the
+    old claim's turn, where the new one's may have been said first ("For Cedar Carpool,
+    Tessa is ... . Initial plan is Thursday at 3:20 PM, ..." and "Updating Cedar Carpool:
+    ... now 3:15 PM rather than 3:20 PM"). One called public and the other private are not
+    related (so a thing that turns public is not followed: left)."""
     unshared = unmatched_entities(old.entities, new.entities)
-    if unshared and unmatched_entities(new.entities, old.entities):
+    if unshared and unmatched_entities(new.entities, old.entities | around):
         return False
     if old.threads and new.threads and not old.threads & new.threads:
         return False
     if _opposed_audiences(old, new):
         return False
-    return _shares_name(old, new) or bool(old.anchor & new.anchor)
+    said_around = bool(new.entities) and len(unmatched_entities(new.entities, around)) < len(new.entities)
+    return _shares_name(old, new) or bool(old.anchor & new.anchor) or said_around
 
 
 _AUDIENCES = (frozenset({"public"}), frozenset({"privat"}))
@@ -294,7 +298,9 @@ def find_claim_supersessions(
             revising_here = [c for c in revising_here if not _meant_another(old, c, current, weights)]
             if not revising_here:
                 continue
-            found = _revised_by(old, older.key, revising_here, newer.key, subjects, weights, restated, named)
+            found = _revised_by(
+                old, older.key, revising_here, newer.key, subjects, weights, restated, named, older.text
+            )
             if found is not None:
                 reasons, whole, gone, by = found
                 superseded[(older.key, old.start)] = newer.valid_from
@@ -502,6 +508,7 @@ def _revised_by(
     weights: Weights,
     restated: Mapping[str, frozenset[str]],
     named: Mapping[str, frozenset[str]] = {},
+    old_text: str = "",
 ) -> tuple[tuple[str, ...], bool, dict[str, frozenset[str]], Claim] | None:
     for new in revising:
         if not new.values:  # it only retires values ("the earlier room TC-204 is superseded")
@@ -548,7 +555,10 @@ def _revised_by(
         )
         if (
             not same_thing(old, new, weights)
-            and not ((replaced or kin) and related(old, new))
+            and not (
+                (replaced or kin)
+                and related(old, new, analyse(old_text).entities if replaced else frozenset())
+            )
             and not (kin and _shares_name(old, new))  # a code of the family, under the same name
             and not lettered
         ):

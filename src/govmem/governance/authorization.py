@@ -233,7 +233,9 @@ class PolicyAuthorizer:
         carries the tag about the requester themselves and says what the query asked in
         that tag's words: "the Thursday plan for Ava, including the release phrase" is
         answered for the pickup driver by "Tessa ..., release phrase blue cedar", not by
-        a record of her own that gives no phrase."""
+        a record of her own that gives no phrase. Only what others said counts: "I am not
+        entitled to the exact minute" is the requester's own sentence on that tag, and
+        answers nothing."""
         patterns = self.engine.pack.tag_patterns
         wanted = {tag: _words(patterns.get(tag), query) for tag in tags}
         if not wanted or not all(wanted.values()):
@@ -242,7 +244,9 @@ class PolicyAuthorizer:
         labels = self.engine.labels
         me = requester.principal_id
         keys = sorted({k for obj in objects for k in obj.source_keys})
-        for _, text, turn_spans in store.turn_spans(keys).values():
+        for speaker, text, turn_spans in store.turn_spans(keys).values():
+            if speaker == me:  # what they said of themselves is not what they were told
+                continue
             for start, end, label_key in turn_spans:
                 facets = labels.get(label_key, frozenset())
                 mine = {t for s, t in facets if s == me} & set(wanted)

@@ -58,21 +58,18 @@ def test_someone_elses_readable_records_do_not_answer_it(home: Memory) -> None:
 
 
 def test_what_the_requester_said_themselves_does_not_answer_it() -> None:
-    """Mason's own "not entitled to the exact minute" is his sentence on the private tag
-    (the pack gives an ownerless personal remark to its speaker), not an answer."""
+    """Mason's own "my exact minute" is his sentence on the private tag, in the query's
+    words, but it is not what he was told of Leah."""
     people = {
         "olivia": ("primary_resident", "Olivia Hart"),
         "mason": ("partner_spouse", "Mason Hart"),
         "leah": ("adult_child", "Leah Hart"),
-        "pavel": ("technician", "Pavel Novak"),
     }
     said = [
         ("leah", "Leah's exact Monday minute is 6:15 AM, and it stays private."),
-        ("olivia", "Pavel's repair is on Friday at 3:00 PM."),  # the talk carries no one past it
-        ("mason", "I am not automatically entitled to the exact minute or point."),
+        ("mason", "My exact Monday minute for the gym is 5:30 AM."),
     ]
     with household(people, said, AT) as memory:
-        result = memory.recall("mason", "Give me Leah's exact Monday minute and point.", k=10, as_of=AT)
+        result = memory.recall("mason", "Give me Leah's exact Monday minute.", k=10, as_of=AT)
         assert "6:15 AM" not in result.context()
-        assert "entitled" in result.context()
         assert result.decision.action == "answer_redacted"

@@ -746,9 +746,8 @@ class Memory:
         """The subjects each episode's latest stored sentence is about (carried into the next turn)."""
         last = self.store.last_turn_labels(episode_ids)
         facets = self._facets_of(last.values())
-        labeler = self.labeler()
         return {
-            episode_id: labeler.carried_after(facets.get(key, frozenset()))
+            episode_id: frozenset(s for s, _ in facets.get(key, frozenset()) if s)
             for episode_id, key in last.items()
         }
 

@@ -499,7 +499,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 11
+LABELING_VERSION = 10
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -744,9 +744,6 @@ class Labeler:
                 things = subjects & self._things
                 if things and "credentials" in tags and not self._code_is_the_things(sentence, things):
                     subjects.add("")  # a code not shown to be the thing's is the home's
-            elif visitors := self._visitors_named(sentence, tags, speaker):
-                subjects = set(visitors)
-                previous = frozenset()
             else:
                 found, previous = self._unnamed(sentence, tags, speaker, own or previous)
                 if own is not None:
@@ -760,8 +757,6 @@ class Labeler:
                 subjects = set(found)
                 if not subjects:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
-            if self._passes_no_one_on(subjects, tags):
-                previous = frozenset()
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             pieces = (
@@ -894,38 +889,6 @@ class Labeler:
             return facets
         return facets | {said_by(speaker)}
 
-    def _visitors_named(self, sentence: str, tags: frozenset[str], speaker: str) -> frozenset[str]:
-        """The people outside the subject roles a sentence naming no subject is about, in
-        packs where visitors own their logistics (see ``visitors_own_their_logistics``):
-        those it names besides its speaker, when it is on no personal tag and refers back
-        to no one."""
-        if not self.pack.visitors_own_their_logistics or not tags.isdisjoint(self.pack.personal_tags):
-            return frozenset()
-        visitors = frozenset(m for m in self.mentioned(sentence) if m in self.roles and m != speaker)
-        if visitors and (_REFERENCE.search(sentence.lower()) or _THIRD_PERSON.search(sentence)):
-            return frozenset()
-        return visitors
-
-    def _passes_no_one_on(self, subjects: Iterable[str], tags: Iterable[str]) -> bool:
-        """Whether a sentence about these subjects on these tags is a visitor's logistics,
-        which pass no subject on to the next sentence (``visitors_own_their_logistics``)."""
-        subjects = [s for s in subjects if s]
-        return (
-            self.pack.visitors_own_their_logistics
-            and bool(subjects)
-            and all(s in self.roles and not self.pack.is_subject_role(self.roles[s]) for s in subjects)
-            and self.pack.personal_tags.isdisjoint(tags)
-        )
-
-    def carried_after(self, facets: Iterable[Facet]) -> frozenset[str]:
-        """Whom the next turn inherits, from the facets of the last stored sentence: its
-        subjects, but none after a visitor's logistics."""
-        facets = [f for f in facets if not f[1].startswith(SAID_BY)]
-        subjects = frozenset(s for s, _ in facets if s)
-        if self._passes_no_one_on(subjects, {t for _, t in facets}):
-            return frozenset()
-        return subjects
-
     def _plain_facets(self, kind: str | None, speaker: str, previous: frozenset[str]) -> frozenset[Facet]:
         """The facets of a turn without cues: they depend only on these three (kept)."""
         key = (kind, speaker, previous)
@@ -975,10 +938,6 @@ class Labeler:
           ("her dose", "your follow-up") or carries a tag outside the pack's
           ``shared_tags`` (an unnamed dose is still someone's dose); a plain remark on
           shared topics ("level P2 is for clinic patients") is about no one.
-        - ``personal_speaker``: the speaker, if their role is a subject role and the
-          sentence asserts something on a personal tag ("The current exact note is now
-          6:10 PM"); the talk goes on carrying no one, so a remark after it ("I am not
-          entitled to the exact minute") is not made theirs by it.
         """
         speaking = self.pack.is_subject_role(self.roles.get(speaker, ""))
         for rule in self.pack.unnamed_subject:
@@ -993,13 +952,6 @@ class Labeler:
                     referred = _REFERENCE.search(sentence.lower()) is not None
                 if referred or not tags <= self.pack.shared_tags:
                     return previous, previous
-            if (
-                rule == "personal_speaker"
-                and speaking
-                and not tags.isdisjoint(self.pack.personal_tags)
-                and _NOT_ASSERTED.search(sentence) is None
-            ):
-                return frozenset({speaker}), previous
         return frozenset(), previous
 
     @staticmethod

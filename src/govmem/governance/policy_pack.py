@@ -15,10 +15,7 @@ information is labelled and who may read which label:
 - ``unnamed_subject``: what a sentence naming no subject is about, tried in order:
   ``speaker`` (if their role is a subject role), ``self`` (the speaker, if their role
   is a subject role and they call the matter theirs: "my Monday note"), ``previous``
-  (the last subject named in the episode), ``personal_speaker`` (the speaker, if their
-  role is a subject role and the sentence is on a personal tag: "The current exact note
-  is now 6:10 PM" is someone's, and when the talk names and carries no one, the
-  speaker's; the talk then carries them), else nothing (shared information). ``previous`` is
+  (the last subject named in the episode), else nothing (shared information). ``previous`` is
   skipped for a sentence whose tags are all ``shared_tags`` and that has no word
   referring back to someone ("her", "your"): "level P2 is for clinic patients".
 - ``qualified_subjects``: words by which a sentence says what kind of subject it is
@@ -34,13 +31,6 @@ information is labelled and who may read which label:
   capitalised name ("the Apricot Archive fallback"); a rule with ``through_scope = true``
   reaches the things the requester's relationship scope names, with the rule's tags
   (not the scope's words, which were spent naming the thing).
-- ``visitors_own_their_logistics``: when true, a sentence naming people outside
-  ``subject_roles`` besides its speaker (a caregiver, a driver, the building's staff),
-  on no personal tag and referring back to no one ("Pavel's repair window is now Friday
-  3:15 PM to 5:00 PM", "device settings do not give Rosa or Ben any clip access"), is
-  theirs: the logistics of their visit or job, read by them and by whoever the rules let
-  read any subject, not by other visitors. It inherits no earlier subject and passes none
-  on: whoever the talk was about before is not the subject of a helper's schedule.
 - ``tags``: topic tags, each a list of case-insensitive regular expressions over a
   sentence; a sentence with an ``overriding_tags`` tag carries that tag alone,
   whatever else it mentions (wording said to be shared, "the safe wording for mixed
@@ -99,7 +89,7 @@ SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 _SCOPE_GLUE = frozenset(("and", "or", "only", "with", "the", "of", "for", "no", "when", "to"))
 
 
-UNNAMED = ("speaker", "self", "previous", "personal_speaker")
+UNNAMED = ("speaker", "self", "previous")
 _RULE_KEYS = {
     "id",
     "effect",
@@ -127,7 +117,6 @@ _PACK_KEYS = {
     "owner_relationships",
     "qualified_subjects",
     "scope_things",
-    "visitors_own_their_logistics",
     "tags",
     "kind_tags",
     "scope_words",
@@ -183,8 +172,6 @@ class PolicyPack:
     """Whether the things relationship scopes name are resources (:func:`scope_things`)."""
     separable_tags: dict[str, frozenset[str]] = field(default_factory=dict)
     """Tag -> the tags a clause may have to be labelled apart from a sentence with it."""
-    visitors_own_their_logistics: bool = False
-    """Whether a sentence naming only people outside the subject roles is theirs."""
 
     @property
     def tags(self) -> frozenset[str]:
@@ -290,7 +277,6 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         ),
         qualified_subjects=_qualified_subjects(data, source),
         scope_things=_boolean(data, "scope_things", source),
-        visitors_own_their_logistics=_boolean(data, "visitors_own_their_logistics", source),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
         scope_words=scope_words,

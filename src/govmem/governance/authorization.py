@@ -233,9 +233,9 @@ class PolicyAuthorizer:
         carries the tag about the requester themselves and says what the query asked in
         that tag's words: "the Thursday plan for Ava, including the release phrase" is
         answered for the pickup driver by "Tessa ..., release phrase blue cedar", not by
-        a record of her own that gives no phrase. Only what others said counts: "I am not
-        entitled to the exact minute" is the requester's own sentence on that tag, and
-        answers nothing."""
+        a record of her own that gives no phrase. Only what others said counts: the
+        partner's own "my exact Monday minute for the gym is 5:30 AM" is his sentence on
+        that tag in the query's words, and tells him nothing of Leah's."""
         patterns = self.engine.pack.tag_patterns
         wanted = {tag: _words(patterns.get(tag), query) for tag in tags}
         if not wanted or not all(wanted.values()):

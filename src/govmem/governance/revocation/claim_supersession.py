@@ -167,7 +167,7 @@ def related(old: Claim, new: Claim, around: frozenset[str] = frozenset()) -> boo
         return False
     if _opposed_audiences(old, new):
         return False
-    said_around = bool(new.entities) and len(unmatched_entities(new.entities, around)) < len(new.entities)
+    said_around = bool(new.entities - unmatched_entities(new.entities, around))
     return _shares_name(old, new) or bool(old.anchor & new.anchor) or said_around
 
 
@@ -299,7 +299,15 @@ def find_claim_supersessions(
             if not revising_here:
                 continue
             found = _revised_by(
-                old, older.key, revising_here, newer.key, subjects, weights, restated, named, older.text
+                old,
+                older.key,
+                revising_here,
+                newer.key,
+                subjects,
+                weights,
+                restated,
+                named,
+                analyse(older.text).entities,
             )
             if found is not None:
                 reasons, whole, gone, by = found
@@ -508,7 +516,7 @@ def _revised_by(
     weights: Weights,
     restated: Mapping[str, frozenset[str]],
     named: Mapping[str, frozenset[str]] = {},
-    old_text: str = "",
+    old_turn_names: frozenset[str] = frozenset(),
 ) -> tuple[tuple[str, ...], bool, dict[str, frozenset[str]], Claim] | None:
     for new in revising:
         if not new.values:  # it only retires values ("the earlier room TC-204 is superseded")
@@ -555,10 +563,7 @@ def _revised_by(
         )
         if (
             not same_thing(old, new, weights)
-            and not (
-                (replaced or kin)
-                and related(old, new, analyse(old_text).entities if replaced else frozenset())
-            )
+            and not ((replaced or kin) and related(old, new, old_turn_names if replaced else frozenset()))
             and not (kin and _shares_name(old, new))  # a code of the family, under the same name
             and not lettered
         ):

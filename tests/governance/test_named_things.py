@@ -234,6 +234,84 @@ def test_a_household_or_a_person_named_by_a_scope_is_not_a_thing() -> None:
     assert things_of(load_pack("household"), scopes, people) == frozenset()
 
 
+# a thing named by one word of a scope ("wednesday_listen_setup_only": Linden Listen)
+
+LISTEN_PEOPLE = {
+    "hannah": ("primary_resident", "Hannah Reed"),
+    "zoe": ("adult_child", "Zoe Reed"),
+    "samira": ("home_it_helper", "Samira Ross"),
+    "marisol": ("guest", "Marisol Vega"),
+}
+LISTEN_SCOPES = [
+    Relationship("household_member", "zoe", "linden_house"),
+    Relationship(
+        "device_setup_delegate", "samira", "linden_house", {"access_scope": "wednesday_listen_setup_only"}
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def linden() -> Labeler:
+    people = [Principal(p, role, name) for p, (role, name) in LISTEN_PEOPLE.items()]
+    return Labeler(load_pack("household"), people, LISTEN_SCOPES)
+
+
+def test_a_scope_word_capitalised_inside_a_sentence_names_a_thing(linden: Labeler) -> None:
+    for text in (
+        "Current Listen access is QR LLN-9 plus tap-only resident unlock only.",
+        "Approved Linden Listen zones remain the piano nook and den media bench.",
+    ):
+        found, after = subjects(linden, text, "hannah", {"zoe"})
+        assert found == [{"listen"}], text
+        assert after == {"listen", "zoe"}
+    # first in its sentence a capital says nothing: the talk goes on about Zoe
+    found, _ = subjects(linden, "Listen zones remain the piano nook.", "hannah", {"zoe"})
+    assert found == [{"zoe"}]
+
+
+def test_a_word_of_two_things_or_of_a_residents_care_names_no_thing() -> None:
+    from govmem.governance.labeling import things_of
+
+    people = [
+        Principal("helen", "elder_family_member", "Helen Chen"),
+        Principal("rosa", "caregiver", "Rosa Mendez"),
+        Principal("elise", "household_manager", "Elise Holt"),
+    ]
+    scopes = [
+        Relationship("caregiver_for", "rosa", "helen", {"access_scope": "current_care_window_only"}),
+        Relationship(
+            "logistics_delegate",
+            "elise",
+            "rowan_house",
+            {"access_scope": "rowan_wardrobe_and_rowan_wash_logistics_only"},
+        ),
+    ]
+    things = things_of(load_pack("household"), scopes, people)
+    assert {"rowan_wardrobe", "rowan_wash", "wardrobe", "wash"} <= things
+    assert not {"rowan", "care", "current_care"} & things
+
+
+def test_a_setup_helper_reads_how_its_device_is_set_up_but_not_its_code() -> None:
+    memory = household(
+        LISTEN_PEOPLE,
+        [
+            ("hannah", "Current Listen access is QR LLN-9 plus tap-only resident unlock only."),
+            ("hannah", "The typed Listen fallback code is 2486 for now."),
+        ],
+        "2026-11-03T08:00:00",
+        LISTEN_SCOPES,
+    )
+
+    def seen(requester: str) -> str:
+        query = "What is the current Listen access and fallback code?"
+        return " ".join(item.text for item in memory.recall(requester, query, k=20).items)
+
+    assert "tap-only resident unlock" in seen("samira")
+    assert "2486" not in seen("samira")
+    assert "tap-only resident unlock" not in seen("marisol")  # how a thing unlocks is not a guest's
+    assert "2486" in seen("hannah")
+
+
 def test_a_delegate_may_not_pass_a_things_codes_on() -> None:
     from govmem.errors import PolicyError
 

@@ -745,7 +745,7 @@ def test_scheduling_delegate_never_reads_beyond_scheduling(gatemem) -> None:
 # household: residents share the home; everyone else sees the logistics of their visit
 
 
-THING_WORK = frozenset({"credentials", "security", "scheduling", "location", "general"})
+THING_WORK = frozenset({"credentials", "scheduling", "location", "general"})
 HELPERS = (
     "guest",
     "cleaner",

@@ -415,7 +415,6 @@ _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself)\b|\bI['’]")
 _MY = re.compile(r"\b(?:my|mine)\b", re.I)
 _ASKS = re.compile(_ASKING, re.I)
 _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
-_CAPITALISED_WORD = re.compile(r"(?<![\w'’-])[A-Z][a-z]+\b(?![-'’])")
 
 
 _NOT_OWN_HEADS = (
@@ -500,7 +499,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 11
+LABELING_VERSION = 10
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -508,35 +507,24 @@ a pack), so stores labelled the old way are labelled again when opened."""
 def things_of(
     pack: PolicyPack, relationships: Sequence[Relationship], principals: Sequence[Principal]
 ) -> frozenset[str]:
-    """The household's things (``scope_things`` packs): word pairs and single words of
-    relationship scopes that name no topic of the pack ("apricot_archive", not
-    "front_door" or "package_room", which are places; not "saturday_apricot", a day), no
-    person ("grandma_rosa"), no word of access (``scope_words``: "house_logistics") and no
-    relationship's target ("maple_house", the household itself, nor "maple" or "house").
-
-    A relationship towards a resident (caregiver for Helen, pickup for Ava) scopes that
-    resident's care, so its scope names no thing: "Cedar Care" is Helen's care. A single
-    word that is part of two pairs ("rowan" of Rowan Wash and Rowan Wardrobe) names
-    neither alone."""
+    """The household's things (``scope_things`` packs): word pairs of relationship scopes
+    that name no topic of the pack ("apricot_archive", not "front_door" or "package_room",
+    which are places; not "saturday_apricot", a day), no person ("grandma_rosa"), no word
+    of access (``scope_words``: "house_logistics") and no relationship's target
+    ("maple_house", the household itself)."""
     if not pack.scope_things:
         return frozenset()
-    residents = {p.principal_id for p in principals if pack.is_subject_role(p.role)}
-    candidates = frozenset().union(*(scope_things(r) for r in relationships if r.target_id not in residents))
+    pairs = frozenset().union(*map(scope_things, relationships))
     names = {part.lower() for p in principals for part in (p.principal_id, *_name_parts(p.display_name))}
     names |= {part for p in principals for part in p.principal_id.lower().split("_")}
     targets = {r.target_id.lower() for r in relationships if r.target_id}
-    target_words = {word for target in targets for word in target.split("_")}
-    kept = {
-        thing
-        for thing in candidates
-        if thing not in targets
-        and ("_" in thing or thing not in target_words)
-        and not (_CALENDAR_WORDS | names | pack.scope_words.keys()) & set(thing.split("_"))
-        and not any(p.search(thing.replace("_", " ")) for p in pack.tag_patterns.values())
-    }
-    pairs = [thing.split("_") for thing in kept if "_" in thing]
-    # a word shared by several things ("rowan" of Rowan Wash and Rowan Wardrobe) names none alone
-    return frozenset(thing for thing in kept if "_" in thing or sum(thing in pair for pair in pairs) < 2)
+    return frozenset(
+        pair
+        for pair in pairs
+        if pair not in targets
+        and not (_CALENDAR_WORDS | names | pack.scope_words.keys()) & set(pair.split("_"))
+        and not any(p.search(pair.replace("_", " ")) for p in pack.tag_patterns.values())
+    )
 
 
 class Labeler:
@@ -573,7 +561,6 @@ class Labeler:
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
         self._separable = bool(pack.separable_tags)
-        self._single_things = frozenset(thing for thing in self._things if "_" not in thing)
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
         self.fingerprint = hashlib.sha256(
@@ -929,10 +916,6 @@ class Labeler:
             return True
         if self._things and _CAPITALISED_RUN.search(text):
             return True
-        if self._single_things and any(
-            m.group(0).lower() in self._single_things for m in _CAPITALISED_WORD.finditer(text)
-        ):
-            return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
 
     def _unnamed(
@@ -1020,8 +1003,8 @@ class Labeler:
         if _HOME_CODE.search(sentence) or self._own_clause_code(sentence):
             return False
         for thing in things:
-            name = r"\s+".join(thing.split("_"))
-            for match in re.finditer(rf"\b{name}\b", sentence, re.I):
+            a, b = thing.split("_")
+            for match in re.finditer(rf"\b{a}\s+{b}\b", sentence, re.I):
                 after = sentence[match.end() :]
                 if _CODE_AFTER_NAME.match(after):
                     return True
@@ -1043,18 +1026,12 @@ class Labeler:
         """The household's things a sentence names by their capitalised name."""
         if not self._things:
             return set()
-        named = {
+        return {
             thing
             for run in _capitalised_runs(sentence)
             for a, b in itertools.pairwise(run)
             if (thing := f"{a}_{b}".lower()) in self._things
         }
-        in_pairs = {word for thing in named for word in thing.split("_")}
-        for match in _CAPITALISED_WORD.finditer(sentence):
-            word = match.group(0).lower()
-            if word in self._single_things and word not in in_pairs and sentence[: match.start()].strip():
-                named.add(word)  # inside the sentence, not its first word ("Current Listen access")
-        return named
 
     def _first_part_start(self, query: str, first: re.Match[str]) -> int:
         """Where the first named subject's part starts: the query's start, or the last list

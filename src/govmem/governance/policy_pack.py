@@ -192,19 +192,15 @@ class PolicyPack:
 
 def scope_things(relationship: Any) -> frozenset[str]:
     """The things a relationship's scope may name: its adjacent word pairs
-    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...) and its single
-    words (``wednesday_listen_setup_only`` -> ``listen``, for "Linden Listen"). A pair is a
-    thing only where the talk names it capitalised ("the Apricot Archive fallback"), a
-    single word only where the talk capitalises it inside a sentence ("the typed Listen
-    fallback")."""
-    things: set[str] = set()
+    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...). A pair is a
+    thing only where the talk names it capitalised ("the Apricot Archive fallback")."""
+    pairs: set[str] = set()
     for name in SCOPE_ATTRIBUTES:
         value = relationship.attributes.get(name)
         if isinstance(value, str):
             words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
-            things.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
-            things.update(w for w in words if w not in _SCOPE_GLUE)
-    return frozenset(things)
+            pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
+    return frozenset(pairs)
 
 
 def load_pack(name_or_path: str) -> PolicyPack:

@@ -29,6 +29,7 @@ from govmem.errors import InputError, NotVisible, PolicyError
 from govmem.governance.authorization import utc_now
 from govmem.governance.labeling import sentence_spans
 from govmem.governance.policy_engine import PolicyEngine
+from govmem.governance.revocation.claims import claims_of
 from govmem.models import Principal, Relationship
 from govmem.read_path.recall import ACTIONS
 from small_clinic import small_clinic
@@ -213,14 +214,34 @@ class Oracle:
                 return False
             return all(told(t, seen | {turn_id}) for t in later.get(turn_id, ()))
 
+        def states_readable_changes(turn_key: int) -> bool:
+            """Every sentence stating a change (or naming a value replaced) is readable."""
+            _speaker, text, turn_spans = spans[turn_key]
+            claims = [c for c in claims_of(text) if c.asserts and (c.replaced or (c.revises and c.values))]
+            ranges = [
+                (a, b) for a, b in sentence_spans(text) if any(a < c.end and c.start < b for c in claims)
+            ]
+            touched = [
+                label for start, end, label in turn_spans if any(start < b and a < end for a, b in ranges)
+            ]
+            return bool(ranges) and all(permissions.span(engine.labels[label])[0] for label in touched)
+
+        change_readable = {turn.turn.turn_id: states_readable_changes(turn.turn_key) for turn in turns}
+
+        def change_told(turn_id: str | None, seen: frozenset = frozenset()) -> bool:
+            """A reader may read the change a turn states, and of every turn that superseded it."""
+            if turn_id is None or turn_id in seen or not change_readable.get(turn_id, False):
+                return False
+            return all(change_told(t, seen | {turn_id}) for t in later.get(turn_id, ()))
+
         for turn in turns:
             _speaker, text, turn_spans = spans[turn.turn_key]
             rows = superseded.get(turn.turn_key, ())
             cut = [text[a:b].strip() for a, b, *_, whole in rows if whole]
-            cut += [  # superseded in part by a turn the reader may not be told of: its sentence goes
-                text[a:b].strip()
+            cut += [  # superseded in part by a turn the reader may not be told of, nor read
+                text[a:b].strip()  # the change of: its sentence goes
                 for start, end, by, *_, whole in rows
-                if not whole and not told(by)
+                if not whole and not told(by) and not change_told(by)
                 for a, b in sentence_spans(text)
                 if a < end and start < b
             ]

@@ -102,6 +102,13 @@ class Authorizer(Protocol):
         them), or with ``whole=False`` at least a part of."""
         ...
 
+    def readable_within(
+        self, store: Store, requester: Principal, key: int, ranges: Sequence[tuple[int, int]], at: str
+    ) -> bool:
+        """Whether the requester may read every span of turn ``key`` that overlaps one of
+        the character ``ranges``."""
+        ...
+
 
 class OpenAccess:
     """No policy: every principal may read every object."""
@@ -127,6 +134,11 @@ class OpenAccess:
         self, store: Store, requester: Principal, keys: Iterable[int], at: str, whole: bool = True
     ) -> set[int]:
         return set(store.turn_spans(sorted(set(keys))))
+
+    def readable_within(
+        self, store: Store, requester: Principal, key: int, ranges: Sequence[tuple[int, int]], at: str
+    ) -> bool:
+        return key in store.turn_spans([key])
 
 
 class PolicyAuthorizer:
@@ -219,6 +231,20 @@ class PolicyAuthorizer:
             if kept and not (whole and denied):
                 readable.add(key)
         return readable
+
+    def readable_within(
+        self, store: Store, requester: Principal, key: int, ranges: Sequence[tuple[int, int]], at: str
+    ) -> bool:
+        found = store.turn_spans([key]).get(key)
+        if found is None:
+            return False
+        permissions = self._permissions(requester, at)
+        labels = self.engine.labels
+        return all(
+            permissions.span(labels.get(label_key, frozenset({("?", "?")})))[0]
+            for start, end, label_key in found[2]
+            if any(start < b and a < end for a, b in ranges)
+        )
 
     def answers_for_self(
         self,

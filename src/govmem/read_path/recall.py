@@ -357,7 +357,9 @@ def cut_superseded_statements(
     see; drop an object left empty. Returns the pairs, each object's statements (for an
     audit read), what was withheld (statements, by object) to report, and what only the
     decision log may hold (statements whose successor the requester may not be told of)."""
-    cut = revocation.cut_statements([r.visible for _, r in visible], at, include_revoked, successors.shown)
+    cut = revocation.cut_statements(
+        [r.visible for _, r in visible], at, include_revoked, successors.shown, successors.change_readable
+    )
     kept, statements, withheld, unreported = [], {}, [], []
     for (candidate, review), (obj, said) in zip(visible, cut, strict=True):
         if said and not include_revoked:

@@ -6,7 +6,12 @@ record exists; so a read names a superseding turn, its time and the signals that
 found it only when the reader may read that turn whole, and may be told in turn of
 whatever superseded it. Otherwise the superseded record is withheld without a word
 (only the decision log has it), a superseded statement is cut with its whole sentence
-rather than marked, and a conflict between the two is not reported.
+rather than marked, and a conflict between the two is not reported. One exception: a
+statement superseded in part by a turn whose every statement of a change the reader may
+read ("arrival is now 4:20 PM instead of 4:05 PM", in a turn that also gives a code they
+may not read) is marked where it stands, still naming no successor: the mark tells
+them nothing they cannot read, and the rest of its sentence stays ("Tuesday, November
+10, Marisol arrives 4:05 PM ... [SUPERSEDED: not current]").
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from govmem.governance.authorization import Authorizer
+from govmem.governance.labeling import sentence_spans
+from govmem.governance.revocation.claims import claims_of
 from govmem.governance.revocation.review import HIDDEN_REASON, ObjectStatus
 from govmem.models import Principal
 from govmem.store.base import Store
@@ -28,6 +35,7 @@ class SuccessorView:
         self.principal = principal
         self.at = at
         self._known: dict[tuple[str, str], bool] = {}
+        self._changes_known: dict[tuple[str, str], bool] = {}
 
     def shown(self, episode_id: str, turn_id: str | None) -> bool:
         """Whether the reader may be told of a turn: they may read it whole, and it is
@@ -43,6 +51,41 @@ class SuccessorView:
             )
             self._known[(episode_id, turn_id)] = known
         return known
+
+    def change_readable(self, episode_id: str, turn_id: str | None) -> bool:
+        """Whether the reader may read every sentence of a turn that states a change (its
+        revising claims, and those naming a replaced value: what decides that it
+        supersedes a statement), and the
+        same of every turn that superseded it in turn (else the change they read is cut
+        for them, and a mark would point past it to one they cannot)."""
+        if not turn_id:
+            return False
+        known = self._changes_known.get((episode_id, turn_id))
+        if known is None:
+            self._changes_known[(episode_id, turn_id)] = False  # a cycle shows nothing
+            known = self._states_readable_changes(episode_id, turn_id) and all(
+                self.change_readable(episode_id, later) for later in self._successors(episode_id, turn_id)
+            )
+            self._changes_known[(episode_id, turn_id)] = known
+        return known
+
+    def _states_readable_changes(self, episode_id: str, turn_id: str) -> bool:
+        readable_within = getattr(self.authorizer, "readable_within", None)
+        keys = self.store.turn_keys(episode_id, [turn_id])
+        if readable_within is None or not keys:
+            return False
+        key = keys[turn_id]
+        found = self.store.turn_spans([key]).get(key)
+        if found is None:
+            return False
+        text = found[1]
+        # the sentences the detector reads to decide: revising claims, and claims naming a
+        # value as the one replaced ("Private family note: the earlier room was C-40")
+        claims = [c for c in claims_of(text) if c.asserts and (c.replaced or (c.revises and c.values))]
+        sentences = [
+            (a, b) for a, b in sentence_spans(text) if any(a < c.end and c.start < b for c in claims)
+        ]
+        return bool(sentences) and readable_within(self.store, self.principal, key, sentences, self.at)
 
     def _readable_whole(self, episode_id: str, turn_id: str) -> bool:
         readable_turns = getattr(self.authorizer, "readable_turns", None)

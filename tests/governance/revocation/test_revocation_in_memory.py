@@ -232,6 +232,31 @@ def test_a_window_cuts_and_marks_each_turn_in_its_own_line(hidden: bool) -> None
                 assert "painter" not in text and "SUPERSEDED" not in item.text, item.text
 
 
+@pytest.mark.parametrize("hidden_change", [False, True])
+def test_a_change_the_reader_may_read_is_marked_though_its_turn_is_not_shown(hidden_change: bool) -> None:
+    change = "the painter visit moved to Tuesday."
+    move = ("Private family note: " + change) if hidden_change else change.capitalize()
+    with _visits(("a", VISITS), ("th", move + " Private family note: the garage code is 4471.")) as memory:
+        result = memory.recall("mia", "When is the painter visit?", design="turn")
+        visits = [item.text for item in result.items if item.sources == ("a",)]
+        assert result.withheld == [] and all(not item.superseded_by for item in result.items)
+        if hidden_change:  # a mark would tell of a change she cannot read: the sentence goes
+            assert visits == [] and "Sunday" not in result.context()
+        else:  # the rest of the sentence stays, the replaced visit marked, no successor named
+            marked = "painter Sunday 2 PM [SUPERSEDED: not current]"
+            assert visits == [f"Visits: cleaner Monday 9 AM, plumber Friday noon, {marked}."]
+        assert "4471" not in result.context() and "SUPERSEDED by" not in result.context()
+
+
+def test_a_replaced_value_named_only_where_the_reader_cannot_read_is_never_marked() -> None:
+    rooms = "Rooms: the painter uses room B-12, the plumber uses room C-40."
+    move = "The room is now D-77. Private family note: the earlier room was C-40."
+    with _visits(("a", rooms), ("th", move)) as memory:
+        result = memory.recall("mia", "Which room does the plumber use?", design="turn")
+        assert "C-40" not in result.context() and "SUPERSEDED" not in result.context()
+        assert "D-77" in result.context()
+
+
 def test_a_successor_superseded_by_a_hidden_turn_is_never_named() -> None:
     turns = [
         ("a", VISITS),

@@ -118,14 +118,17 @@ class RevocationReview:
         at: str,
         include_revoked: bool = False,
         shown: Callable[[str, str | None], bool] | None = None,
+        change_readable: Callable[[str, str | None], bool] | None = None,
     ) -> list[tuple[MemoryObject, tuple[dict, ...]]]:
         """Each object with the superseded statements of its sources cut out of its text
         (marked instead when superseded in part; in an audit read: kept), and those
         statements (turn id, text, superseded_by, from, reason, whole).
 
         ``shown(episode, turn id)``: whether the reader may be told of a superseding turn.
-        When not, the statement is cut even if superseded in part (a mark would say a
-        newer record exists), and is listed without its successor, time and signals."""
+        When not, the statement is listed without its successor, time and signals, and is
+        cut with its whole sentence even if superseded in part (a mark would say a newer
+        record exists), unless ``change_readable(episode, turn id)``: the reader may read
+        what that turn says changed, so a mark tells them nothing they cannot read."""
         keys = sorted({k for obj in objects for k in obj.source_keys})
         cuts = (
             self.store.superseded_statements(keys, at) if keys and self.store.has_revocation_state() else {}
@@ -143,7 +146,9 @@ class RevocationReview:
             for (a, b), keys_here in regions.items():
                 part = obj.text[a:b]
                 rows = [
-                    (turns[k], row) for k in keys_here for row in _as_shown(turns[k], cuts.get(k, ()), shown)
+                    (turns[k], row)
+                    for k in keys_here
+                    for row in _as_shown(turns[k], cuts.get(k, ()), shown, change_readable)
                 ]
                 for turn, (start, end, by, since, reason, whole) in sorted(rows, key=lambda r: not r[1][5]):
                     said = turn.turn.text[start:end].strip()
@@ -278,17 +283,26 @@ class RevocationReview:
 
 
 def _as_shown(
-    turn: StoredTurn, rows: Sequence[tuple], shown: Callable[[str, str | None], bool] | None
+    turn: StoredTurn,
+    rows: Sequence[tuple],
+    shown: Callable[[str, str | None], bool] | None,
+    change_readable: Callable[[str, str | None], bool] | None = None,
 ) -> list[tuple]:
     """A turn's superseded statements as a reader may be told of them: one superseded by
-    a turn they may not be told of is cut with its whole sentence (a mark, or a cut inside
-    the sentence, would show where something changed) and names no successor. Cuts come
-    before marks, and a statement inside a cut one is gone with it."""
+    a turn they may not be told of names no successor, and is cut with its whole sentence
+    (a mark, or a cut inside the sentence, would show where something changed) unless
+    it is superseded in part and the reader may read the change (``change_readable``):
+    then it is marked where it stands. Cuts come before marks, and a statement inside a
+    cut one is gone with it."""
     told = []
     for start, end, by, since, reason, whole in rows:
-        if shown is not None and not shown(turn.turn.episode_id, by):
-            start, end = _sentence_around(turn.turn.text, start, end)
-            by, since, reason, whole = None, None, HIDDEN_REASON, True
+        episode_id = turn.turn.episode_id
+        if shown is not None and not shown(episode_id, by):
+            if not whole and change_readable is not None and change_readable(episode_id, by):
+                by, since, reason = None, None, HIDDEN_REASON
+            else:
+                start, end = _sentence_around(turn.turn.text, start, end)
+                by, since, reason, whole = None, None, HIDDEN_REASON, True
         told.append((start, end, by, since, reason, whole))
     cuts = [row for row in told if row[5]]
     marks = [row for row in told if not row[5] and not any(a <= row[0] and row[1] <= b for a, b, *_ in cuts)]

@@ -6,7 +6,8 @@ says something its replacement does not restate) is kept and marked in place. So
 returned text is stored sentences, possibly marked: these helpers remove the marks
 and apply the cuts to stored text, so tests compare like with like. A statement
 superseded in part by a turn the reader may not read whole is cut with its whole
-sentence instead (a mark, or a cut inside the sentence, would tell of that turn).
+sentence instead (a mark, or a cut inside the sentence, would tell of that turn), unless
+they may read every sentence of it stating the change.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from govmem.governance.revocation.claims import Claim, claims_of
+from govmem.governance.revocation.phrase_supersession import names_replaced_things, phrase_findings
 from govmem.governance.revocation.statements import analyse, unmatched_entities
 
 ANCHOR_CONTAINMENT = 0.6
@@ -76,6 +77,9 @@ class ClaimFinding:
 
 Subjects = Callable[[int, int, int], frozenset[str]]
 """(turn key, start, end) -> principals the span is about (empty when unknown)."""
+
+
+PHRASE_REASONS = ("named-replaced-thing", "revision-wording")
 
 
 def _no_subjects(key: int, start: int, end: int) -> frozenset[str]:
@@ -362,7 +366,31 @@ def find_claim_supersessions(
                 revise(record, other)
         if revised:
             restatements(record, pool[: first_new + row])
+        if names_replaced_things(record.text):
+            findings += _phrase_findings(record, pool[: first_new + row], subjects, superseded)
     return findings
+
+
+def _phrase_findings(
+    record: ClaimRecord,
+    before: Sequence[ClaimRecord],
+    subjects: Subjects,
+    superseded: dict[tuple[int, int], str | None],
+) -> list[ClaimFinding]:
+    """The clauses of ``before`` that ``record`` supersedes by naming the thing it replaces
+    (:mod:`phrase_supersession`), each noted in ``superseded``."""
+
+    def is_open(key: int, start: int) -> bool:
+        return _open(superseded, (key, start), record.valid_from)
+
+    earlier = [(o.key, o.valid_from, o.text) for o in before]
+    found = []
+    for key, start, end, whole in phrase_findings(
+        record.key, record.text, record.valid_from, earlier, subjects, is_open
+    ):
+        superseded[(key, start)] = record.valid_from
+        found.append(ClaimFinding(key, start, end, record.key, PHRASE_REASONS, whole))
+    return found
 
 
 def _states_value_of(claim: Claim, new: Claim) -> bool:

@@ -13,6 +13,7 @@ from govmem.governance.revocation.claim_supersession import (
     find_claim_supersessions,
     revising_claims,
 )
+from govmem.governance.revocation.phrase_supersession import names_replaced_things
 from govmem.governance.revocation.supersession import Record, SupersessionDetector
 from govmem.models import StoredTurn
 from govmem.store.sqlite_engine import SQLiteStore
@@ -117,7 +118,7 @@ def detect_statements(
     for turn in stored:
         by_episode.setdefault(turn.turn.episode_id, []).append(turn)
     for episode_id, new in by_episode.items():
-        if not any(revising_claims(t.turn.text) for t in new):
+        if not any(revising_claims(t.turn.text) or names_replaced_things(t.turn.text) for t in new):
             continue  # the common case: nothing in these turns says a value changed
         first = min(t.turn_key for t in new)
         earlier = [

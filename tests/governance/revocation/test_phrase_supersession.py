@@ -8,6 +8,7 @@ from claim_records import found_in_any_batches, records
 from govmem import Memory, Principal, Turn
 from govmem.governance.revocation.claim_supersession import find_claim_supersessions
 from govmem.governance.revocation.phrase_supersession import replaced_things
+from phrase_cases import CASES
 
 
 def superseded(*texts: str) -> list[tuple[int, str, int, bool]]:
@@ -223,3 +224,32 @@ def test_a_clause_marked_inside_a_claim_marked_too_keeps_both_marks() -> None:
             "the review is Tuesday at 10:00 AM",
         )
         assert item.text == f"{blocker}{mark}, and {review}{mark}."
+
+
+PACKS = {"clinic": "medical", "school": "education", "office": "office", "home": "household"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
+def test_the_review_s_sequences_hide_no_current_statement(case) -> None:
+    _id, domain, people, turns, expected = case
+    found = []
+    with Memory(":memory:", policy=PACKS[domain], detect_supersession="statements") as memory:
+        memory.add_principal("reader", "agent")
+        for principal, role in people.items():
+            memory.add_principal(principal, role)
+        for n, (speaker, text) in enumerate(turns):
+            report = memory.ingest(Turn(f"t{n}", speaker, text, timestamp=f"2026-05-{n + 1:02d}T09:00"))
+            for s in report.superseded:
+                if "named-replaced-thing" in s["reason"]:
+                    old = int(s["old"][1:])
+                    found.append((old, n, turns[old][1][slice(*s["span"])]))
+
+    def meant(finding: tuple, wanted: tuple) -> bool:
+        old, new, text = finding
+        return (
+            (old, new) == wanted[:2]
+            and wanted[2].lower() in text.lower()
+            and not (len(wanted) > 3 and wanted[3].lower() in text.lower())
+        )
+
+    assert [f for f in found if not any(meant(f, e) for e in expected)] == []

@@ -29,7 +29,7 @@ from govmem.errors import InputError, NotVisible, PolicyError
 from govmem.governance.authorization import utc_now
 from govmem.governance.labeling import sentence_spans
 from govmem.governance.policy_engine import PolicyEngine
-from govmem.governance.revocation.claims import claims_of
+from govmem.governance.revocation.claim_supersession import deciding_sentences
 from govmem.models import Principal, Relationship
 from govmem.read_path.recall import ACTIONS
 from small_clinic import small_clinic
@@ -215,12 +215,9 @@ class Oracle:
             return all(told(t, seen | {turn_id}) for t in later.get(turn_id, ()))
 
         def states_readable_changes(turn_key: int) -> bool:
-            """Every sentence stating a change (or naming a value replaced) is readable."""
+            """Every sentence that can decide a supersession is readable."""
             _speaker, text, turn_spans = spans[turn_key]
-            claims = [c for c in claims_of(text) if c.asserts and (c.replaced or (c.revises and c.values))]
-            ranges = [
-                (a, b) for a, b in sentence_spans(text) if any(a < c.end and c.start < b for c in claims)
-            ]
+            ranges = deciding_sentences(text)
             touched = [
                 label for start, end, label in turn_spans if any(start < b and a < end for a, b in ranges)
             ]

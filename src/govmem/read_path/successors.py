@@ -19,8 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from govmem.governance.authorization import Authorizer
-from govmem.governance.labeling import sentence_spans
-from govmem.governance.revocation.claims import claims_of
+from govmem.governance.revocation.claim_supersession import deciding_sentences
 from govmem.governance.revocation.review import HIDDEN_REASON, ObjectStatus
 from govmem.models import Principal
 from govmem.store.base import Store
@@ -53,11 +52,10 @@ class SuccessorView:
         return known
 
     def change_readable(self, episode_id: str, turn_id: str | None) -> bool:
-        """Whether the reader may read every sentence of a turn that states a change (its
-        revising claims, and those naming a replaced value: what decides that it
-        supersedes a statement), and the
-        same of every turn that superseded it in turn (else the change they read is cut
-        for them, and a mark would point past it to one they cannot)."""
+        """Whether the reader may read every sentence of a turn that states a change
+        (:func:`deciding_sentences`), and the same of every turn that superseded it in
+        turn (else the change they read is cut for them, and a mark would point past it
+        to one they cannot)."""
         if not turn_id:
             return False
         known = self._changes_known.get((episode_id, turn_id))
@@ -78,13 +76,7 @@ class SuccessorView:
         found = self.store.turn_spans([key]).get(key)
         if found is None:
             return False
-        text = found[1]
-        # the sentences the detector reads to decide: revising claims, and claims naming a
-        # value as the one replaced ("Private family note: the earlier room was C-40")
-        claims = [c for c in claims_of(text) if c.asserts and (c.replaced or (c.revises and c.values))]
-        sentences = [
-            (a, b) for a, b in sentence_spans(text) if any(a < c.end and c.start < b for c in claims)
-        ]
+        sentences = deciding_sentences(found[1])
         return bool(sentences) and readable_within(self.store, self.principal, key, sentences, self.at)
 
     def _readable_whole(self, episode_id: str, turn_id: str) -> bool:

@@ -257,6 +257,16 @@ def test_a_replaced_value_named_only_where_the_reader_cannot_read_is_never_marke
         assert "D-77" in result.context()
 
 
+def test_a_thing_replaced_only_where_the_reader_cannot_read_is_never_marked() -> None:
+    drives = "Drivers: Tessa drives the red Subaru, and Ben drives the blue Civic."
+    move = "The visit is now at 10 AM. Private update: Tessa drives the Highlander instead of the red Subaru."
+    with _visits(("a", drives), ("th", move)) as memory:
+        query = "Which car does Tessa drive?"
+        assert "red Subaru [SUPERSEDED" in memory.recall("rina", query, design="turn").context()
+        result = memory.recall("mia", query, design="turn")  # the change is in the private sentence
+        assert "red Subaru" not in result.context() and "SUPERSEDED" not in result.context()
+
+
 def test_a_successor_superseded_by_a_hidden_turn_is_never_named() -> None:
     turns = [
         ("a", VISITS),

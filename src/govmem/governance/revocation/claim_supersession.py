@@ -43,8 +43,13 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from govmem.governance.labeling import sentence_spans
 from govmem.governance.revocation.claims import Claim, claims_of
-from govmem.governance.revocation.phrase_supersession import names_replaced_things, phrase_findings
+from govmem.governance.revocation.phrase_supersession import (
+    names_replaced_things,
+    phrase_findings,
+    replaced_things,
+)
 from govmem.governance.revocation.statements import analyse, unmatched_entities
 
 ANCHOR_CONTAINMENT = 0.6
@@ -89,6 +94,19 @@ def _no_subjects(key: int, start: int, end: int) -> frozenset[str]:
 def revising_claims(text: str) -> list[Claim]:
     """The claims of ``text`` that could revise an earlier one."""
     return [c for c in claims_of(text) if c.asserts and c.revises and (c.values or c.replaced)]
+
+
+def deciding_sentences(text: str) -> list[tuple[int, int]]:
+    """The sentences of a turn that can decide it supersedes a statement: those holding a
+    revising claim, a claim naming a value as the one replaced ("the earlier room was
+    C-40"), or a thing named as replaced ("rather than the red Subaru"). A reader who may
+    read all of them may be told that the turn changed something."""
+    claims = [c for c in claims_of(text) if c.asserts and (c.replaced or (c.revises and c.values))]
+    return [
+        (a, b)
+        for a, b in sentence_spans(text)
+        if any(a < c.end and c.start < b for c in claims) or replaced_things(text[a:b])
+    ]
 
 
 def anchor_weights(claims: Sequence[Claim]) -> dict[str, float]:

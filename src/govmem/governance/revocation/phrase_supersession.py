@@ -170,10 +170,8 @@ def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     spans, at = [], start
     for cut in _CUT.finditer(text, start, end):
         if cut.start() > at:
-            punctuation = _CUT_PUNCTUATION.match(text, cut.start())
-            spans.append(
-                (at, punctuation.end())
-            )  # "memo, " of "memo, and the ...": the mark before the comma
+            # "memo, " of "memo, and the ...": the part keeps its comma, the mark goes before it
+            spans.append((at, _CUT_PUNCTUATION.match(text, cut.start()).end()))
             at = cut.end()
     spans.append((at, end))
     return spans

@@ -219,6 +219,41 @@ def test_a_code_is_the_things_only_when_the_sentence_shows_it(home: Labeler) -> 
         assert "" in subjects(home, text, "mara", set())[0][0], text
 
 
+def test_a_code_said_in_its_things_words_after_the_thing_is_the_things(home: Labeler) -> None:
+    _, after = subjects(home, "The current Apricot Archive code is now 4682.", "mara", {"leah"})
+    assert after == {ARCHIVE, "leah"}
+    for text in (
+        "The current helper phrase is now 'amber glow'. Replace the old phrase.",
+        "Logging Saturday state: 9:20 AM to 10:50 AM, code 4682, phrase 'amber glow'.",
+    ):
+        assert subjects(home, text, "sonia", after)[0][0] == {ARCHIVE}, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The helper phrase for my locker is 'amber glow'.",  # the speaker's
+        "Her helper phrase is 'amber glow'.",  # a person's
+        "Dad's Saturday PIN is 7781.",
+        "Our Saturday code is 4471.",  # the home's
+        "The garage code for the Saturday helper is 4471.",
+        "The alarm code stays 8080 on Saturday.",
+        "The front door code for Saturday is 5521.",
+        "The current phrase is now 'amber glow'.",  # no word of the thing's scope
+    ],
+)
+def test_a_code_not_shown_to_be_the_things_is_not_the_things(
+    home: Labeler, text: str
+) -> None:
+    assert ARCHIVE not in subjects(home, text, "mara", {ARCHIVE, "leah"})[0][0]
+
+
+def test_a_code_in_a_things_words_goes_to_it_only_while_it_is_talked_about(home: Labeler) -> None:
+    assert subjects(home, "The current helper phrase is now 'amber glow'.", "mara", {"leah"})[0][0] == {
+        "leah"
+    }
+
+
 def test_a_household_or_a_person_named_by_a_scope_is_not_a_thing() -> None:
     from govmem.governance.labeling import things_of
 

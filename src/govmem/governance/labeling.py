@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import GENERAL, PolicyPack, scope_things
+from govmem.governance.policy_pack import _SCOPE_GLUE, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, scope_things
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import FUNCTION_WORDS, MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
@@ -464,6 +464,12 @@ _HOME_CODE = re.compile(
     r"\b(?:our|we|us|your|mom|dad|mum|same\s+(?:\w+\s+)?as|also\s+opens?|both|shared\s+with|as\s+well\s+as)\b",
     re.I,
 )
+_HOME_DOOR = re.compile(
+    r"\b(?:garage|front\s+door|back\s+door|main\s+door|apartment|house|home|alarm|wi-?fi|router|bank|phone|laptop|safe)\b",
+    re.I,
+)
+"""What the home's own codes open (never a thing's)."""
+_POSSESSIVE = re.compile(r"\b(?!(?:" + "|".join(WEEKDAYS) + r")['’]s\b)\w+['’]s\b", re.I)
 _CODE_AFTER_NAME = re.compile(
     r"^(?:['’]s)?(?:\s+[\w-]+){0,2}?\s+(?:codes?|pins?|keypad|phrases?|passphrase|combination|keys?|lockbox|passwords?)\b",
     re.I,
@@ -499,7 +505,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 10
+LABELING_VERSION = 11
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -525,6 +531,33 @@ def things_of(
         and not (_CALENDAR_WORDS | names | pack.scope_words.keys()) & set(pair.split("_"))
         and not any(p.search(pair.replace("_", " ")) for p in pack.tag_patterns.values())
     )
+
+
+def cues_of_things(
+    pack: PolicyPack, relationships: Sequence[Relationship], things: frozenset[str]
+) -> dict[str, str]:
+    """Words a scope ties to one thing ("saturday_walnut_wreath_helper_only": saturday and
+    helper are Walnut Wreath's), where no scope ties them to another. The things are the
+    pairs more than one scope names."""
+    segments = []
+    for relationship in relationships:
+        for name in SCOPE_ATTRIBUTES:
+            value = relationship.attributes.get(name)
+            if isinstance(value, str):
+                for part in value.lower().split("_and_"):
+                    words = [w for w in re.split(r"[^a-z]+", part) if w]
+                    segments.append((words, {f"{a}_{b}" for a, b in itertools.pairwise(words)} & things))
+    counts: dict[str, int] = {}
+    for _, named in segments:
+        for pair in named:
+            counts[pair] = counts.get(pair, 0) + 1
+    found: dict[str, set[str]] = {}
+    for words, named in segments:
+        shared = {pair for pair in named if counts[pair] > 1}
+        thing_words = {w for t in shared for w in t.split("_")}
+        for word in set(words) - thing_words - _SCOPE_GLUE - pack.scope_words.keys():
+            found.setdefault(word, set()).update(shared or {""})
+    return {word: next(iter(owners)) for word, owners in found.items() if len(owners) == 1 and "" not in owners}
 
 
 class Labeler:
@@ -560,6 +593,7 @@ class Labeler:
         self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
+        self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
@@ -581,6 +615,7 @@ class Labeler:
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                     [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
                     sorted(self._things),
+                    sorted(self._thing_cues.items()),
                 ]
             ).encode()
         ).hexdigest()
@@ -755,6 +790,9 @@ class Labeler:
                 ):
                     own = frozenset({speaker})
                 subjects = set(found)
+                cued = self._code_cued(sentence, tags, context)
+                if cued:
+                    subjects = set(cued)
                 if not subjects:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
             if self._qualified:
@@ -991,6 +1029,23 @@ class Labeler:
         if _THIRD_PERSON.search(sentence) or not tags <= _THING_CARRIED:
             return people
         return previous & self._things
+
+    def _code_cued(self, sentence: str, tags: frozenset[str], previous: frozenset[str]) -> frozenset[str]:
+        """The things an unnamed sentence giving a code is about: the things of the talk
+        (carried) whose scope words it uses ("The current helper phrase is now 'walnut
+        glow'" after the Walnut Wreath code, whose helper's scope is
+        ``saturday_walnut_wreath_helper_only``). None when it speaks of a person ("my",
+        "her", "Dad's"), of the home's own codes ("our", "the garage code") or of a thing
+        not carried."""
+        if "credentials" not in tags or not previous & self._things or not self._thing_cues:
+            return frozenset()
+        if _FIRST_PERSON.search(sentence) or _MY.search(sentence) or _THIRD_PERSON.search(sentence):
+            return frozenset()
+        if _HOME_CODE.search(sentence) or _HOME_DOOR.search(sentence) or _POSSESSIVE.search(sentence):
+            return frozenset()
+        words = set(re.findall(r"[a-z]+", sentence.lower()))
+        cued = {self._thing_cues[w] for w in words if w in self._thing_cues}
+        return frozenset(cued) if cued and cued <= previous else frozenset()
 
     def _code_is_the_things(self, sentence: str, things: set[str]) -> bool:
         """Whether a code in a sentence naming a thing is shown to be the thing's: the code

@@ -219,14 +219,14 @@ def test_a_code_is_the_things_only_when_the_sentence_shows_it(home: Labeler) -> 
         assert "" in subjects(home, text, "mara", set())[0][0], text
 
 
-def test_a_code_said_in_its_things_words_after_the_thing_is_the_things(home: Labeler) -> None:
+def test_a_code_named_by_its_things_scope_word_after_the_thing_is_the_things(home: Labeler) -> None:
     _, after = subjects(home, "The current Apricot Archive code is now 4682.", "mara", {"leah"})
     assert after == {ARCHIVE, "leah"}
     for text in (
         "The current helper phrase is now 'amber glow'. Replace the old phrase.",
-        "Logging Saturday state: 9:20 AM to 10:50 AM, code 4682, phrase 'amber glow'.",
+        "The Saturday helper code is 4455.",
     ):
-        assert subjects(home, text, "sonia", after)[0][0] == {ARCHIVE}, text
+        assert subjects(home, text, "noah", after)[0][0] == {ARCHIVE}, text
 
 
 @pytest.mark.parametrize(
@@ -234,18 +234,27 @@ def test_a_code_said_in_its_things_words_after_the_thing_is_the_things(home: Lab
     [
         "The helper phrase for my locker is 'amber glow'.",  # the speaker's
         "Her helper phrase is 'amber glow'.",  # a person's
-        "Dad's Saturday PIN is 7781.",
-        "Our Saturday code is 4471.",  # the home's
-        "The garage code for the Saturday helper is 4471.",
-        "The alarm code stays 8080 on Saturday.",
-        "The front door code for Saturday is 5521.",
+        "Dad's helper PIN is 7781.",
+        "The kids' helper code is 4410.",
+        "Our helper code is 4471.",  # the home's
+        "The helper code for the garage is 4471.",
+        "The helper gets the side-door code 4410 on Saturday.",
+        "The Saturday gym locker code is 7719.",  # a weekday says nothing of whose code it is
+        "The Saturday mudroom keypad is 2231.",
+        "Quick check: the storage unit PIN is 2208.",
+        "The helper phrase is 'amber glow' and the shed PIN stays 7788.",  # two codes
+        "Logging Saturday state: code 4682, phrase 'amber glow'.",
         "The current phrase is now 'amber glow'.",  # no word of the thing's scope
+        "The Saturday babysitter code is 1188.",
     ],
 )
-def test_a_code_not_shown_to_be_the_things_is_not_the_things(
-    home: Labeler, text: str
-) -> None:
+def test_a_code_not_shown_to_be_the_things_is_not_the_things(home: Labeler, text: str) -> None:
     assert ARCHIVE not in subjects(home, text, "mara", {ARCHIVE, "leah"})[0][0]
+
+
+def test_the_turns_own_code_stays_the_speakers(home: Labeler) -> None:
+    found, _ = subjects(home, "My laptop PIN is 9032. The helper PIN is 5561.", "leah", {ARCHIVE})
+    assert ARCHIVE not in found[-1]
 
 
 def test_a_code_in_a_things_words_goes_to_it_only_while_it_is_talked_about(home: Labeler) -> None:

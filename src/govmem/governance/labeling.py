@@ -465,11 +465,19 @@ _HOME_CODE = re.compile(
     re.I,
 )
 _HOME_DOOR = re.compile(
-    r"\b(?:garage|front\s+door|back\s+door|main\s+door|apartment|house|home|alarm|wi-?fi|router|bank|phone|laptop|safe)\b",
+    r"\b(?:garage|door|gate|mudroom|lobby|fob|apartment|house|home|alarm|wi-?fi|router|bank|card|phone|laptop"
+    r"|tablet|safe|family|car|bike|locker|storage)\b",
     re.I,
 )
-"""What the home's own codes open (never a thing's)."""
-_POSSESSIVE = re.compile(r"\b(?!(?:" + "|".join(WEEKDAYS) + r")['’]s\b)\w+['’]s\b", re.I)
+"""What the home's or a person's own codes open (never a thing's)."""
+_POSSESSIVE = re.compile(r"\b(?!(?:" + "|".join(WEEKDAYS) + r")['’]s\b)\w+['’]s\b|\b\w+s['’](?!\w)", re.I)
+_CODE_WORD = re.compile(
+    r"(?:\b([a-z]+)\s+)?\b(?:codes?|pins?|phrases?|passphrases?|passcodes?|keypad|combinations?|passwords?"
+    r"|lockbox|keys?)\b",
+    re.I,
+)
+"""A code word and the word before it ("helper phrase": helper)."""
+_CODE_OR_QUOTE_VALUE = re.compile(r"['\"‘“][^'\"’”]+['\"’”]|(?<![\d:])\d{3,}(?![\d:])")
 _CODE_AFTER_NAME = re.compile(
     r"^(?:['’]s)?(?:\s+[\w-]+){0,2}?\s+(?:codes?|pins?|keypad|phrases?|passphrase|combination|keys?|lockbox|passwords?)\b",
     re.I,
@@ -555,7 +563,7 @@ def cues_of_things(
     for words, named in segments:
         shared = {pair for pair in named if counts[pair] > 1}
         thing_words = {w for t in shared for w in t.split("_")}
-        for word in set(words) - thing_words - _SCOPE_GLUE - pack.scope_words.keys():
+        for word in set(words) - thing_words - _SCOPE_GLUE - _CALENDAR_WORDS - pack.scope_words.keys():
             found.setdefault(word, set()).update(shared or {""})
     return {word: next(iter(owners)) for word, owners in found.items() if len(owners) == 1 and "" not in owners}
 
@@ -790,7 +798,7 @@ class Labeler:
                 ):
                     own = frozenset({speaker})
                 subjects = set(found)
-                cued = self._code_cued(sentence, tags, context)
+                cued = self._code_cued(sentence, tags, context) if own is None else frozenset()
                 if cued:
                     subjects = set(cued)
                 if not subjects:
@@ -1031,21 +1039,24 @@ class Labeler:
         return previous & self._things
 
     def _code_cued(self, sentence: str, tags: frozenset[str], previous: frozenset[str]) -> frozenset[str]:
-        """The things an unnamed sentence giving a code is about: the things of the talk
-        (carried) whose scope words it uses ("The current helper phrase is now 'walnut
-        glow'" after the Walnut Wreath code, whose helper's scope is
-        ``saturday_walnut_wreath_helper_only``). None when it speaks of a person ("my",
-        "her", "Dad's"), of the home's own codes ("our", "the garage code") or of a thing
-        not carried."""
+        """The thing an unnamed sentence giving one code is about: a thing of the talk
+        (carried) whose scope's word names the code ("The current helper phrase is now
+        'walnut glow'" after the Walnut Wreath code, the guest's scope being
+        ``saturday_walnut_wreath_helper_only``). None when the sentence names more than
+        one code or value, speaks of a person ("my", "her", "Dad's", "the kids'"), or of
+        the home's own codes ("our", "the side-door code"), or the word is no carried
+        thing's."""
         if "credentials" not in tags or not previous & self._things or not self._thing_cues:
             return frozenset()
         if _FIRST_PERSON.search(sentence) or _MY.search(sentence) or _THIRD_PERSON.search(sentence):
             return frozenset()
         if _HOME_CODE.search(sentence) or _HOME_DOOR.search(sentence) or _POSSESSIVE.search(sentence):
             return frozenset()
-        words = set(re.findall(r"[a-z]+", sentence.lower()))
-        cued = {self._thing_cues[w] for w in words if w in self._thing_cues}
-        return frozenset(cued) if cued and cued <= previous else frozenset()
+        words = _CODE_WORD.findall(sentence)
+        if len(words) != 1 or len(_CODE_OR_QUOTE_VALUE.findall(sentence)) > 1:
+            return frozenset()
+        thing = self._thing_cues.get(words[0].lower())
+        return frozenset({thing}) if thing in previous else frozenset()
 
     def _code_is_the_things(self, sentence: str, things: set[str]) -> bool:
         """Whether a code in a sentence naming a thing is shown to be the thing's: the code

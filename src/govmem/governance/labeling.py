@@ -565,7 +565,9 @@ def cues_of_things(
         thing_words = {w for t in shared for w in t.split("_")}
         for word in set(words) - thing_words - _SCOPE_GLUE - _CALENDAR_WORDS - pack.scope_words.keys():
             found.setdefault(word, set()).update(shared or {""})
-    return {word: next(iter(owners)) for word, owners in found.items() if len(owners) == 1 and "" not in owners}
+    return {
+        word: next(iter(owners)) for word, owners in found.items() if len(owners) == 1 and "" not in owners
+    }
 
 
 class Labeler:

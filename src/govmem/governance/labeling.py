@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import _SCOPE_GLUE, GENERAL, SCOPE_ATTRIBUTES, PolicyPack, scope_things
+from govmem.governance.policy_pack import GENERAL, SCOPE_GLUE, SCOPE_ATTRIBUTES, PolicyPack, scope_things
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import FUNCTION_WORDS, MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
@@ -544,9 +544,9 @@ def things_of(
 def cues_of_things(
     pack: PolicyPack, relationships: Sequence[Relationship], things: frozenset[str]
 ) -> dict[str, str]:
-    """Words a scope ties to one thing ("saturday_walnut_wreath_helper_only": saturday and
-    helper are Walnut Wreath's), where no scope ties them to another. The things are the
-    pairs more than one scope names."""
+    """Words a scope ties to one thing ("saturday_walnut_wreath_helper_only": helper is
+    Walnut Wreath's; a weekday or month never is), where no scope ties them to another.
+    The things are the pairs more than one scope names, so "wreath_helper" is not one."""
     segments = []
     for relationship in relationships:
         for name in SCOPE_ATTRIBUTES:
@@ -563,7 +563,7 @@ def cues_of_things(
     for words, named in segments:
         shared = {pair for pair in named if counts[pair] > 1}
         thing_words = {w for t in shared for w in t.split("_")}
-        for word in set(words) - thing_words - _SCOPE_GLUE - _CALENDAR_WORDS - pack.scope_words.keys():
+        for word in set(words) - thing_words - SCOPE_GLUE - _CALENDAR_WORDS - pack.scope_words.keys():
             found.setdefault(word, set()).update(shared or {""})
     return {
         word: next(iter(owners)) for word, owners in found.items() if len(owners) == 1 and "" not in owners

@@ -86,7 +86,7 @@ ABOUT = ("principal", "resource", "thing", "nothing", "any")
 RESOURCE_KINDS = ("owned resource", "resource")
 SCOPE_ATTRIBUTES = ("access_scope", "access_level", "scope", "service_scope")
 """Relationship attributes that hold a scope ("scheduling_only"), read with ``scope_words``."""
-_SCOPE_GLUE = frozenset(("and", "or", "only", "with", "the", "of", "for", "no", "when", "to"))
+SCOPE_GLUE = frozenset(("and", "or", "only", "with", "the", "of", "for", "no", "when", "to"))
 
 
 UNNAMED = ("speaker", "self", "previous")
@@ -199,7 +199,7 @@ def scope_things(relationship: Any) -> frozenset[str]:
         value = relationship.attributes.get(name)
         if isinstance(value, str):
             words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
-            pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & _SCOPE_GLUE)
+            pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & SCOPE_GLUE)
     return frozenset(pairs)
 
 

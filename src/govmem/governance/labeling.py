@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import GENERAL, SCOPE_GLUE, SCOPE_ATTRIBUTES, PolicyPack, scope_things
+from govmem.governance.policy_pack import GENERAL, SCOPE_ATTRIBUTES, SCOPE_GLUE, PolicyPack, scope_things
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import FUNCTION_WORDS, MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship

@@ -103,6 +103,13 @@ def test_a_split_still_happens_after_an_abbreviation_sentence() -> None:
     assert pieces("I saw Dr. Lee. Then I left.") == ["I saw Dr. Lee. ", "Then I left."]
 
 
+def test_a_letter_ending_a_hyphenated_word_is_no_initial() -> None:
+    assert pieces("My backup car is the black CR-V. I still need no phrase.") == [
+        "My backup car is the black CR-V. ",
+        "I still need no phrase.",
+    ]
+
+
 def test_empty_text_is_one_empty_span() -> None:
     assert sentence_spans("") == [(0, 0)]
 

@@ -14,6 +14,7 @@ ranking.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import itertools
 import json
@@ -129,7 +130,8 @@ def trie_pattern(words: Iterable[str], not_after: str | None = None) -> str:
 
 
 _BREAK = re.compile(r"[.!?;]['’\"”)]?\s+(?=\S)|\n+")
-_LAST_WORD = re.compile(r"([\w.]+)\.$")
+_LAST_WORD = re.compile(r"(?<![\w-])([\w.]+)\.$")
+"""The word a full stop ends: "Dr." or "J." does not end a sentence; "CR-V." does."""
 
 
 class Span(NamedTuple):
@@ -513,7 +515,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 11
+LABELING_VERSION = 12
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -525,20 +527,35 @@ def things_of(
     that name no topic of the pack ("apricot_archive", not "front_door" or "package_room",
     which are places; not "saturday_apricot", a day), no person ("grandma_rosa"), no word
     of access (``scope_words``: "house_logistics") and no relationship's target
-    ("maple_house", the household itself)."""
+    ("maple_house", the household itself); and single words of that kind that the scopes
+    of two relationships or more name, outside any such pair ("listen", in
+    ``lesson_and_listen_logistics_only`` and ``wednesday_listen_setup_only``: one helper's
+    "materials" is not a thing of the house)."""
     if not pack.scope_things:
         return frozenset()
-    pairs = frozenset().union(*map(scope_things, relationships))
+    named = [scope_things(r) for r in relationships]
     names = {part.lower() for p in principals for part in (p.principal_id, *_name_parts(p.display_name))}
     names |= {part for p in principals for part in p.principal_id.lower().split("_")}
     targets = {r.target_id.lower() for r in relationships if r.target_id}
-    return frozenset(
-        pair
-        for pair in pairs
-        if pair not in targets
-        and not (_CALENDAR_WORDS | names | pack.scope_words.keys()) & set(pair.split("_"))
-        and not any(p.search(pair.replace("_", " ")) for p in pack.tag_patterns.values())
-    )
+    excluded = _CALENDAR_WORDS | names | pack.scope_words.keys()
+
+    def plain(thing: str) -> bool:
+        return (
+            thing not in targets
+            and not excluded & set(thing.split("_"))
+            and not any(p.search(thing.replace("_", " ")) for p in pack.tag_patterns.values())
+        )
+
+    pairs = {pair for pair in frozenset().union(*named) if "_" in pair and plain(pair)}
+    counts = collections.Counter(word for found in named for word in found if "_" not in word)
+    target_words = {word for target in targets for word in re.split(r"[^a-z]+", target)}
+    in_pairs = {word for pair in pairs for word in pair.split("_")}
+    singles = {
+        word
+        for word, count in counts.items()
+        if count > 1 and len(word) > 2 and word not in COMMON_WORDS | in_pairs | target_words and plain(word)
+    }
+    return frozenset(pairs | singles)
 
 
 def cues_of_things(
@@ -554,7 +571,8 @@ def cues_of_things(
             if isinstance(value, str):
                 for part in value.lower().split("_and_"):
                     words = [w for w in re.split(r"[^a-z]+", part) if w]
-                    segments.append((words, {f"{a}_{b}" for a, b in itertools.pairwise(words)} & things))
+                    pairs = {f"{a}_{b}" for a, b in itertools.pairwise(words)}
+                    segments.append((words, (pairs | set(words)) & things))
     counts: dict[str, int] = {}
     for _, named in segments:
         for pair in named:
@@ -603,6 +621,8 @@ class Labeler:
         self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
+        singles = sorted(t.capitalize() for t in self._things if "_" not in t)
+        self._single_things = re.compile(rf"(?<=[\w,)] )(?:{'|'.join(singles)})\b") if singles else None
         self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
@@ -964,6 +984,8 @@ class Labeler:
             return True
         if self._things and _CAPITALISED_RUN.search(text):
             return True
+        if self._single_things is not None and self._single_things.search(text):
+            return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
 
     def _unnamed(
@@ -1071,8 +1093,8 @@ class Labeler:
         if _HOME_CODE.search(sentence) or self._own_clause_code(sentence):
             return False
         for thing in things:
-            a, b = thing.split("_")
-            for match in re.finditer(rf"\b{a}\s+{b}\b", sentence, re.I):
+            name = r"\s+".join(thing.split("_")) if "_" in thing else thing.capitalize()
+            for match in re.finditer(rf"\b{name}\b", sentence, re.I if "_" in thing else 0):
                 after = sentence[match.end() :]
                 if _CODE_AFTER_NAME.match(after):
                     return True
@@ -1091,15 +1113,20 @@ class Labeler:
         )
 
     def _things_named(self, sentence: str) -> set[str]:
-        """The household's things a sentence names by their capitalised name."""
+        """The household's things a sentence names by their capitalised name: a pair
+        anywhere, a single word inside the sentence ("Current Listen state", not "Listen,
+        the tablet is ready")."""
         if not self._things:
             return set()
-        return {
+        named = {
             thing
             for run in _capitalised_runs(sentence)
             for a, b in itertools.pairwise(run)
             if (thing := f"{a}_{b}".lower()) in self._things
         }
+        if self._single_things is not None:
+            named |= {m.group(0).lower() for m in self._single_things.finditer(sentence)}
+        return named
 
     def _first_part_start(self, query: str, first: re.Match[str]) -> int:
         """Where the first named subject's part starts: the query's start, or the last list

@@ -126,6 +126,8 @@ def test_a_turn_labelled_as_what_is_kept_of_it_still_covers_its_whole_text(text:
         "My laptop PIN is 9032, please keep it to yourself.",
         "Please remember: my laptop PIN is 9032.",
         "So my laptop PIN is 9032.",
+        "Laptop reminder: my laptop PIN stays 9032 even if the router changes.",
+        "My laptop PIN remains 9032 as if nothing happened.",
     ],
 )
 def test_a_residents_own_code_is_not_carried_from_a_helper_named_before(said: str) -> None:

@@ -362,7 +362,7 @@ SAID_BY = "said_by:"
 
 _ASKING = (
     r"\?|^\W*(?:so|please)\b"
-    r"|\b(?:whether|if|need|needs|needed|want|wants|wanted|ask|asks|asked|asking|tell|send|confirm|know"
+    r"|\b(?:whether|(?<!\beven )(?<!\bas )if|need|needs|needed|want|wants|wanted|ask|asks|asked|asking|tell|send|confirm|know"
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
 _NOT_ASSERTED = re.compile(
@@ -427,12 +427,13 @@ _NOT_OWN_HEADS = (
 """Heads after "my" that are not a thing of the speaker's: a person, a plural owner, a remark."""
 _OWN_STATEMENT = re.compile(
     r"(?:^|[:;,]|\b(?:so|and|also|that|remember|note)\b)\W*"
-    rf"(my\s+(?!(?:{_NOT_OWN_HEADS})\b)(?:[\w-]+\s+){{0,3}}?(?:is|are)\s+"
+    rf"(my\s+(?!(?:{_NOT_OWN_HEADS})\b)(?:[\w-]+\s+){{0,3}}?(?:is|are|stays|remains)\s+"
     r"(?!(?:that|to|the one|one)\b)[^,;:?!]*)",
     re.I,
 )
 """A clause opening on a thing of the speaker's and what it is ("My laptop PIN is 9032",
-"Please remember: my laptop PIN is 9032"),
+"Please remember: my laptop PIN is 9032", "Reminder: my Saturday interview stays private
+even if ..."),
 not on another person ("my sister is the one with ..."), a plural owner ("my parents'
 PIN"), or a remark introducing a clause ("my reminder is that ...")."""
 _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b|\bmy\s+\w+['’]s\b", re.I)

@@ -147,12 +147,33 @@ def test_a_revoked_consent_takes_back_what_the_grantee_repeated() -> None:
         "So Leo has no spare key on file now.",
         "Leo's spare key is probably in the planter.",
         "Please pull Leo's Wi-Fi password 7781 for me.",
+        "I wonder whether Leo's lockbox slot is B.",
+        "The answer should be to call Leo, not to reveal his lockbox slot B.",
+        "Never repeat Leo's garage code 4471.",
     ],
 )
 def test_deletions_restrictions_guesses_and_requests_are_not_own_assertions(sentence: str) -> None:
     people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
     label, _ = Labeler(load_pack("household"), people, []).label(sentence, "ben", None, frozenset())
     assert said_by("ben") not in label.facets
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If Leo's keypad fails, I use his lockbox slot B.",
+        "Leo's lockbox slot B works if the keypad fails.",
+        "I do not need Leo's lockbox slot B, and I don't want his garage code.",
+        "Even if the keypad works, I keep Leo's lockbox slot B in mind.",
+    ],
+)
+def test_conditions_and_what_the_speaker_does_not_need_are_own_assertions(sentence: str) -> None:
+    people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
+    label, _ = Labeler(load_pack("household"), people, []).label(sentence, "ben", None, frozenset())
+    assert said_by("ben") in label.facets
+    with home_with([("ben", sentence)]) as memory:
+        assert "slot B" in context(memory, "ben", "Which slot do I use?")
+        assert "slot B" not in context(memory, "sofia", "Which slot do I use?")
 
 
 def test_a_helper_related_to_a_child_does_not_read_back_what_they_marked_family_only() -> None:

@@ -362,12 +362,14 @@ SAID_BY = "said_by:"
 
 _ASKING = (
     r"\?|^\W*(?:so|please)\b"
-    r"|\b(?:whether|(?<!\beven )(?<!\bas )if|need|needs|needed|want|wants|wanted|ask|asks|asked|asking|tell|send|confirm|know"
+    r"|\b(?:whether|wonder|wondering|(?<!\bnot )(?<!n't )(?<!\bno )(?:need|needs|needed|want|wants|wanted)"
+    r"|ask|asks|asked|asking|tell|send|confirm|know"
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
 _NOT_ASSERTED = re.compile(
     _ASKING
-    + r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only|do not share|don't share"
+    + r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only"
+    r"|(?:do\s+not|don't|not\s+to|never)\s+(?:share|reveal|disclose|repeat)"
     r"|between us"
     r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"
     r"|recoverable|retrievable|treated as|marked as|stays? off|not part of)\b",
@@ -377,8 +379,10 @@ _NOT_ASSERTED = re.compile(
 request or guess (it names what the speaker does not know: "tell me whether the biopsy
 means cancer", "so there is no spare key now"), or a sentence its speaker marks as
 restricted or deleted (relayed on behalf of someone else: "family-only note recorded:
-6:20 AM"; "Zoe's old pickup phrase should not be recoverable"). Erring towards these
-costs a speaker only the rereading of their own words."""
+6:20 AM"; "Zoe's old pickup phrase should not be recoverable"; "not to reveal slot B").
+A condition asks nothing ("fallback 2486 still exists if the QR scan fails"), nor does
+what the speaker does not need ("I do not need the PIN"). Erring towards these costs a
+speaker only the rereading of their own words."""
 
 
 def said_by(speaker: str) -> Facet:

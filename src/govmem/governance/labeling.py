@@ -367,8 +367,7 @@ _ASKING = (
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
 _NOT_ASSERTED = re.compile(
-    _ASKING
-    + r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only"
+    _ASKING + r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only"
     r"|(?:do\s+not|don't|not\s+to|never)\s+(?:share|reveal|disclose|repeat)"
     r"|between us"
     r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"

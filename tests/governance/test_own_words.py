@@ -161,13 +161,11 @@ def test_deletions_restrictions_guesses_and_requests_are_not_own_assertions(sent
 @pytest.mark.parametrize(
     "sentence",
     [
-        "If Leo's keypad fails, I use his lockbox slot B.",
-        "Leo's lockbox slot B works if the keypad fails.",
         "I do not need Leo's lockbox slot B, and I don't want his garage code.",
         "Even if the keypad works, I keep Leo's lockbox slot B in mind.",
     ],
 )
-def test_conditions_and_what_the_speaker_does_not_need_are_own_assertions(sentence: str) -> None:
+def test_concessions_and_what_the_speaker_does_not_need_are_own_assertions(sentence: str) -> None:
     people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
     label, _ = Labeler(load_pack("household"), people, []).label(sentence, "ben", None, frozenset())
     assert said_by("ben") in label.facets

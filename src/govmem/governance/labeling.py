@@ -14,7 +14,6 @@ ranking.
 
 from __future__ import annotations
 
-import collections
 import hashlib
 import itertools
 import json
@@ -362,7 +361,8 @@ SAID_BY = "said_by:"
 
 _ASKING = (
     r"\?|^\W*(?:so|please)\b"
-    r"|\b(?:whether|wonder|wondering|(?<!\bnot )(?<!n't )(?<!\bno )(?:need|needs|needed|want|wants|wanted)"
+    r"|\b(?:whether|wonder|wondering|(?<!\beven )(?<!\bas )if"
+    r"|(?<!\bnot )(?<!n't )(?<!\bno )(?:need|needs|needed|want|wants|wanted)"
     r"|ask|asks|asked|asking|tell|send|confirm|know"
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
@@ -379,9 +379,10 @@ request or guess (it names what the speaker does not know: "tell me whether the 
 means cancer", "so there is no spare key now"), or a sentence its speaker marks as
 restricted or deleted (relayed on behalf of someone else: "family-only note recorded:
 6:20 AM"; "Zoe's old pickup phrase should not be recoverable"; "not to reveal slot B").
-A condition asks nothing ("fallback 2486 still exists if the QR scan fails"), nor does
-what the speaker does not need ("I do not need the PIN"). Erring towards these costs a
-speaker only the rereading of their own words."""
+A concession asks nothing ("even if the desk asks"), nor does what the speaker does not
+need ("I do not need the PIN"); a condition is taken as asking ("tell me if", but also "if
+the scan fails"): erring towards these costs a speaker only the rereading of their own
+words."""
 
 
 def said_by(speaker: str) -> Facet:
@@ -531,35 +532,20 @@ def things_of(
     that name no topic of the pack ("apricot_archive", not "front_door" or "package_room",
     which are places; not "saturday_apricot", a day), no person ("grandma_rosa"), no word
     of access (``scope_words``: "house_logistics") and no relationship's target
-    ("maple_house", the household itself); and single words of that kind that the scopes
-    of two relationships or more name, outside any such pair ("listen", in
-    ``lesson_and_listen_logistics_only`` and ``wednesday_listen_setup_only``: one helper's
-    "materials" is not a thing of the house)."""
+    ("maple_house", the household itself)."""
     if not pack.scope_things:
         return frozenset()
-    named = [scope_things(r) for r in relationships]
+    pairs = frozenset().union(*map(scope_things, relationships))
     names = {part.lower() for p in principals for part in (p.principal_id, *_name_parts(p.display_name))}
     names |= {part for p in principals for part in p.principal_id.lower().split("_")}
     targets = {r.target_id.lower() for r in relationships if r.target_id}
-    excluded = _CALENDAR_WORDS | names | pack.scope_words.keys()
-
-    def plain(thing: str) -> bool:
-        return (
-            thing not in targets
-            and not excluded & set(thing.split("_"))
-            and not any(p.search(thing.replace("_", " ")) for p in pack.tag_patterns.values())
-        )
-
-    pairs = {pair for pair in frozenset().union(*named) if "_" in pair and plain(pair)}
-    counts = collections.Counter(word for found in named for word in found if "_" not in word)
-    target_words = {word for target in targets for word in re.split(r"[^a-z]+", target)}
-    in_pairs = {word for pair in pairs for word in pair.split("_")}
-    singles = {
-        word
-        for word, count in counts.items()
-        if count > 1 and len(word) > 2 and word not in COMMON_WORDS | in_pairs | target_words and plain(word)
-    }
-    return frozenset(pairs | singles)
+    return frozenset(
+        pair
+        for pair in pairs
+        if pair not in targets
+        and not (_CALENDAR_WORDS | names | pack.scope_words.keys()) & set(pair.split("_"))
+        and not any(p.search(pair.replace("_", " ")) for p in pack.tag_patterns.values())
+    )
 
 
 def cues_of_things(
@@ -575,8 +561,7 @@ def cues_of_things(
             if isinstance(value, str):
                 for part in value.lower().split("_and_"):
                     words = [w for w in re.split(r"[^a-z]+", part) if w]
-                    pairs = {f"{a}_{b}" for a, b in itertools.pairwise(words)}
-                    segments.append((words, (pairs | set(words)) & things))
+                    segments.append((words, {f"{a}_{b}" for a, b in itertools.pairwise(words)} & things))
     counts: dict[str, int] = {}
     for _, named in segments:
         for pair in named:
@@ -625,8 +610,6 @@ class Labeler:
         self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
         self._things = things_of(pack, relationships, principals)
-        singles = sorted(t.capitalize() for t in self._things if "_" not in t)
-        self._single_things = re.compile(rf"(?<=[\w,)] )(?:{'|'.join(singles)})\b") if singles else None
         self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
@@ -988,8 +971,6 @@ class Labeler:
             return True
         if self._things and _CAPITALISED_RUN.search(text):
             return True
-        if self._single_things is not None and self._single_things.search(text):
-            return True
         return any(matcher.search(text, lowered) for matcher in self._tags)
 
     def _unnamed(
@@ -1097,8 +1078,8 @@ class Labeler:
         if _HOME_CODE.search(sentence) or self._own_clause_code(sentence):
             return False
         for thing in things:
-            name = r"\s+".join(thing.split("_")) if "_" in thing else thing.capitalize()
-            for match in re.finditer(rf"\b{name}\b", sentence, re.I if "_" in thing else 0):
+            a, b = thing.split("_")
+            for match in re.finditer(rf"\b{a}\s+{b}\b", sentence, re.I):
                 after = sentence[match.end() :]
                 if _CODE_AFTER_NAME.match(after):
                     return True
@@ -1117,20 +1098,15 @@ class Labeler:
         )
 
     def _things_named(self, sentence: str) -> set[str]:
-        """The household's things a sentence names by their capitalised name: a pair
-        anywhere, a single word inside the sentence ("Current Listen state", not "Listen,
-        the tablet is ready")."""
+        """The household's things a sentence names by their capitalised name."""
         if not self._things:
             return set()
-        named = {
+        return {
             thing
             for run in _capitalised_runs(sentence)
             for a, b in itertools.pairwise(run)
             if (thing := f"{a}_{b}".lower()) in self._things
         }
-        if self._single_things is not None:
-            named |= {m.group(0).lower() for m in self._single_things.finditer(sentence)}
-        return named
 
     def _first_part_start(self, query: str, first: re.Match[str]) -> int:
         """Where the first named subject's part starts: the query's start, or the last list

@@ -192,19 +192,15 @@ class PolicyPack:
 
 def scope_things(relationship: Any) -> frozenset[str]:
     """The things a relationship's scope may name: its adjacent word pairs
-    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...) and its single
-    words (``wednesday_listen_setup_only`` -> ``listen``, the Linden Listen thread). A pair
-    is a thing only where the talk names it capitalised ("the Apricot Archive fallback"), a
-    single word only where several scopes name it and the talk capitalises it inside a
-    sentence ("Current Listen state": :func:`govmem.governance.labeling.things_of`)."""
-    found: set[str] = set()
+    (``saturday_apricot_archive_helper_only`` -> ``apricot_archive``, ...). A pair is a
+    thing only where the talk names it capitalised ("the Apricot Archive fallback")."""
+    pairs: set[str] = set()
     for name in SCOPE_ATTRIBUTES:
         value = relationship.attributes.get(name)
         if isinstance(value, str):
             words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
-            found.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & SCOPE_GLUE)
-            found.update(w for w in words if w not in SCOPE_GLUE)
-    return frozenset(found)
+            pairs.update(f"{a}_{b}" for a, b in itertools.pairwise(words) if not {a, b} & SCOPE_GLUE)
+    return frozenset(pairs)
 
 
 def load_pack(name_or_path: str) -> PolicyPack:

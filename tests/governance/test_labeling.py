@@ -103,10 +103,23 @@ def test_a_split_still_happens_after_an_abbreviation_sentence() -> None:
     assert pieces("I saw Dr. Lee. Then I left.") == ["I saw Dr. Lee. ", "Then I left."]
 
 
-def test_a_letter_ending_a_hyphenated_word_is_no_initial() -> None:
-    assert pieces("My backup car is the black CR-V. I still need no phrase.") == [
-        "My backup car is the black CR-V. ",
-        "I still need no phrase.",
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("My backup car is the black CR-V. I still need no phrase.", "My backup car is the black CR-V. "),
+        ("Gabe waits at curb B. Do not wait longer.", "Gabe waits at curb B. "),
+        ("Meet at Booth 7. I will be there.", "Meet at Booth 7. "),
+        ("It is due August 4. That is firm.", "It is due August 4. "),
+    ],
+)
+def test_a_label_letter_or_a_figure_before_a_full_stop_is_no_initial(text: str, first: str) -> None:
+    assert pieces(text) == [first, text[len(first) :]]
+
+
+def test_an_initial_before_a_name_or_a_lower_case_word_stays() -> None:
+    assert pieces("So far, C. difficile is negative. Call J. Smith at noon.") == [
+        "So far, C. difficile is negative. ",
+        "Call J. Smith at noon.",
     ]
 
 

@@ -161,7 +161,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             last = word.group(1).lower() if word else ""
             # "No. 12" is a number; "No. Delete the old note." is an answer
             number = last != "no" or text[match.end()].isdigit()
-            if word and number and (last in ABBREVIATIONS or len(last) == 1):
+            if word and number and (last in ABBREVIATIONS or _initial(last, text, match.end())):
                 continue
         if match.start() >= start:
             spans.append((start, match.end()))
@@ -173,6 +173,17 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _initial(word: str, text: str, after: int) -> bool:
+    """Whether a one-character word before a full stop is an initial ("J. Smith", "C.
+    difficile"): not a digit ("Booth 7. I"), nor a letter the next sentence follows on
+    a function word ("curb B. Do not wait")."""
+    if len(word) != 1 or word.isdigit():
+        return False
+    following = _NEXT_WORD_AT.match(text, after)
+    return following is None or following.group(1).lower() not in FUNCTION_WORDS
+
+
+_NEXT_WORD_AT = re.compile(r"([A-Za-z][\w'’]*)")
 _CLAUSE_END = re.compile(r"[,;]\s+")
 
 

@@ -126,8 +126,6 @@ def test_a_turn_labelled_as_what_is_kept_of_it_still_covers_its_whole_text(text:
         "My laptop PIN is 9032, please keep it to yourself.",
         "Please remember: my laptop PIN is 9032.",
         "So my laptop PIN is 9032.",
-        "Laptop reminder: my laptop PIN stays 9032 even if the router changes.",
-        "My laptop PIN remains 9032 as if nothing happened.",
     ],
 )
 def test_a_residents_own_code_is_not_carried_from_a_helper_named_before(said: str) -> None:
@@ -192,3 +190,30 @@ def test_an_own_code_carries_to_the_rest_of_the_turn_and_no_further() -> None:
         assert "9032" in lena and "1111" in lena
         assert "1111" not in memory.recall("tessa", "What is the backup PIN?", k=10, as_of=later).context()
         assert "4471" not in memory.recall("lena", "What is the garage code?", k=10, as_of=later).context()
+
+
+def test_a_residents_private_detail_said_after_a_helper_is_not_the_helpers() -> None:
+    """The caregiver named in the turn before does not own Maya's private time (she read
+    it as her own information before): it is the home's too, so only residents read it."""
+    people = [
+        Principal("olivia", "primary_resident", "Olivia Chen"),
+        Principal("maya", "adult_child", "Maya Chen"),
+        Principal("rosa", "caregiver", "Rosa Mendez"),
+    ]
+    turns = [
+        Turn("c1", "olivia", "Rosa's care PIN is 7318 for Friday.", "e6", AT.format(0)),
+        Turn(
+            "c2",
+            "maya",
+            "Reminder: my interview stays private even if calendars get crowded. The exact time is 7:10 PM.",
+            "e6",
+            AT.format(1),
+        ),
+    ]
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(people)
+        memory.ingest_many(turns)
+        later = "2026-05-13T00:00:00"
+        assert "7:10" not in memory.recall("rosa", "What time is it on Friday?", k=10, as_of=later).context()
+        assert "7:10" in memory.recall("olivia", "What time is the interview?", k=10, as_of=later).context()
+        assert "7318" in memory.recall("rosa", "What is my care PIN?", k=10, as_of=later).context()

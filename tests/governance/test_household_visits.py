@@ -45,3 +45,30 @@ def test_an_items_return_is_logistics(home: Memory) -> None:
 def test_a_residents_departure_is_absence(home: Memory) -> None:
     assert "7:10" not in context(home, "sofia", "What happens Friday at 7:10 AM?")
     assert "7:10" in context(home, "dana", "What happens Friday at 7:10 AM?")
+
+
+@pytest.mark.parametrize(
+    ("text", "absence"),
+    [
+        ("Friday pickup: Ben after 6:05 PM, front porch return, blue RAV4.", False),
+        ("The side gate return stays open until 6 PM.", False),
+        ("Leo's return is Sunday at 9 PM.", True),
+        ("Until our return on Sunday, the porch light stays on.", True),
+    ],
+)
+def test_a_places_return_is_not_an_absence(text: str, absence: bool) -> None:
+    with household(PEOPLE, [("dana", text)], AT) as memory:
+        assert ("absence" in memory.labeler().tags_of(text)) is absence
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("Zoe's smart lock stays locked the whole month while she is in rehab.", "health"),
+        ("The alarm stays armed now that the house sits empty.", "occupancy"),
+        ("The flat remains empty until Sunday.", "occupancy"),
+    ],
+)
+def test_rehab_is_health_and_a_home_that_sits_empty_is_occupancy(text: str, tag: str) -> None:
+    with household(PEOPLE, [("dana", text)], AT) as memory:
+        assert tag in memory.labeler().tags_of(text)

@@ -148,30 +148,19 @@ def test_a_revoked_consent_takes_back_what_the_grantee_repeated() -> None:
         "Leo's spare key is probably in the planter.",
         "Please pull Leo's Wi-Fi password 7781 for me.",
         "I wonder whether Leo's lockbox slot is B.",
+        "I wondered if Leo's garage code is still 4471.",
         "The answer should be to call Leo, not to reveal his lockbox slot B.",
-        "Never repeat Leo's garage code 4471.",
+        "Never disclose Leo's garage code 4471.",
+        # requests that read like statements (a review found each leaking when they passed)
+        "I don't need much, just Leo's garage code 4471.",
+        "If possible, give me Leo's garage code 4471 again.",
+        "Even if it's late, text me Leo's garage code 4471.",
     ],
 )
 def test_deletions_restrictions_guesses_and_requests_are_not_own_assertions(sentence: str) -> None:
     people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
     label, _ = Labeler(load_pack("household"), people, []).label(sentence, "ben", None, frozenset())
     assert said_by("ben") not in label.facets
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "I do not need Leo's lockbox slot B, and I don't want his garage code.",
-        "Even if the keypad works, I keep Leo's lockbox slot B in mind.",
-    ],
-)
-def test_concessions_and_what_the_speaker_does_not_need_are_own_assertions(sentence: str) -> None:
-    people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
-    label, _ = Labeler(load_pack("household"), people, []).label(sentence, "ben", None, frozenset())
-    assert said_by("ben") in label.facets
-    with home_with([("ben", sentence)]) as memory:
-        assert "slot B" in context(memory, "ben", "Which slot do I use?")
-        assert "slot B" not in context(memory, "sofia", "Which slot do I use?")
 
 
 def test_a_helper_related_to_a_child_does_not_read_back_what_they_marked_family_only() -> None:
@@ -187,3 +176,16 @@ def test_a_helper_related_to_a_child_does_not_read_back_what_they_marked_family_
         )
         assert "therapy" not in context(memory, "nina", "What did I say about Tuesday?")
         assert "therapy" in context(memory, "dana", "What is on Tuesday?")
+
+
+def test_a_remark_of_mine_about_someone_elses_matter_stays_theirs() -> None:
+    """A review's case: "my answer stays the same" is no thing of the speaker's, so the
+    interview it mentions stays with whom the talk is about."""
+    people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
+    label, _ = Labeler(load_pack("household"), people, []).label(
+        "Please note: my answer stays the same about the Saturday interview at 11 AM.",
+        "leo",
+        None,
+        frozenset({"dana"}),
+    )
+    assert {s for s, t in label.facets if not t.startswith("said_by")} == {"dana"}

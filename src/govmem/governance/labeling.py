@@ -372,14 +372,13 @@ SAID_BY = "said_by:"
 
 _ASKING = (
     r"\?|^\W*(?:so|please)\b"
-    r"|\b(?:whether|wonder|wondering|(?<!\beven )(?<!\bas )if"
-    r"|(?<!\bnot )(?<!n't )(?<!\bno )(?:need|needs|needed|want|wants|wanted)"
+    r"|\b(?:whether|wonder\w*|if|need|needs|needed|want|wants|wanted"
     r"|ask|asks|asked|asking|tell|send|confirm|know"
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
 _NOT_ASSERTED = re.compile(
     _ASKING + r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only"
-    r"|(?:do\s+not|don't|not\s+to|never)\s+(?:share|reveal|disclose|repeat)"
+    r"|do not share|don't share|(?:not\s+to|never)\s+(?:reveal|disclose)"
     r"|between us"
     r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"
     r"|recoverable|retrievable|treated as|marked as|stays? off|not part of)\b",
@@ -390,10 +389,9 @@ request or guess (it names what the speaker does not know: "tell me whether the 
 means cancer", "so there is no spare key now"), or a sentence its speaker marks as
 restricted or deleted (relayed on behalf of someone else: "family-only note recorded:
 6:20 AM"; "Zoe's old pickup phrase should not be recoverable"; "not to reveal slot B").
-A concession asks nothing ("even if the desk asks"), nor does what the speaker does not
-need ("I do not need the PIN"); a condition is taken as asking ("tell me if", but also "if
-the scan fails"): erring towards these costs a speaker only the rereading of their own
-words."""
+Erring towards these costs a speaker only the rereading of their own words: "if", "even
+if", "I don't need X" ask, for "If possible, give me the code 4471" and "I don't need much,
+just the garage code 4471" are requests (a review found both leaking when they did not)."""
 
 
 def said_by(speaker: str) -> Facet:
@@ -442,13 +440,12 @@ _NOT_OWN_HEADS = (
 """Heads after "my" that are not a thing of the speaker's: a person, a plural owner, a remark."""
 _OWN_STATEMENT = re.compile(
     r"(?:^|[:;,]|\b(?:so|and|also|that|remember|note)\b)\W*"
-    rf"(my\s+(?!(?:{_NOT_OWN_HEADS})\b)(?:[\w-]+\s+){{0,3}}?(?:is|are|stays|remains)\s+"
+    rf"(my\s+(?!(?:{_NOT_OWN_HEADS})\b)(?:[\w-]+\s+){{0,3}}?(?:is|are)\s+"
     r"(?!(?:that|to|the one|one)\b)[^,;:?!]*)",
     re.I,
 )
 """A clause opening on a thing of the speaker's and what it is ("My laptop PIN is 9032",
-"Please remember: my laptop PIN is 9032", "Reminder: my Saturday interview stays private
-even if ..."),
+"Please remember: my laptop PIN is 9032"),
 not on another person ("my sister is the one with ..."), a plural owner ("my parents'
 PIN"), or a remark introducing a clause ("my reminder is that ...")."""
 _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b|\bmy\s+\w+['’]s\b", re.I)
@@ -473,6 +470,8 @@ def _capitalised_runs(sentence: str) -> Iterable[list[str]]:
             yield run
 
 
+_NOT_A_VISITORS = frozenset(("private", "health"))
+"""Tags an unnamed sentence does not carry onto a visitor alone (:meth:`Labeler._carries_a_visitor`)."""
 _THING_CARRIED = frozenset(("scheduling", "location", "general"))
 """Tags an unnamed sentence may inherit a named thing for: its logistics, never a code."""
 _CLAUSE_BREAK = re.compile(
@@ -823,6 +822,8 @@ class Labeler:
                     subjects = set(cued)
                 if not subjects:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
+                elif found and speaker not in found and self._carries_a_visitor(found, tags):
+                    subjects.add("")  # a private matter carried onto a visitor is not theirs alone
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             pieces = (
@@ -1044,6 +1045,15 @@ class Labeler:
         if _FIRST_PERSON.search(sentence):
             people |= self._people_of((speaker,))
         return people
+
+    def _carries_a_visitor(self, found: frozenset[str], tags: frozenset[str]) -> bool:
+        """Whether an unnamed sentence inherits a principal outside the pack's subject roles
+        (a caregiver, a driver) on a private tag other than a code: the talk may have moved
+        on to a resident's matter ("Rosa's care PIN is 7318" then Maya's "The exact time is
+        7:10 PM"), which the visitor must not read as their own."""
+        return bool(tags & _NOT_A_VISITORS) and any(
+            p in self.roles and not self.pack.is_subject_role(self.roles[p]) for p in found
+        )
 
     def _people_of(self, context: Iterable[str]) -> set[str]:
         return {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}

@@ -155,6 +155,8 @@ def test_a_revoked_consent_takes_back_what_the_grantee_repeated() -> None:
         "I don't need much, just Leo's garage code 4471.",
         "If possible, give me Leo's garage code 4471 again.",
         "Even if it's late, text me Leo's garage code 4471.",
+        "Text me Leo's garage code 4471 before Saturday.",
+        "Leave me Leo's lockbox slot B in the chat.",
     ],
 )
 def test_deletions_restrictions_guesses_and_requests_are_not_own_assertions(sentence: str) -> None:

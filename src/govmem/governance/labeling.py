@@ -373,7 +373,7 @@ SAID_BY = "said_by:"
 _ASKING = (
     r"\?|^\W*(?:so|please)\b"
     r"|\b(?:whether|wonder\w*|if|need|needs|needed|want|wants|wanted"
-    r"|ask|asks|asked|asking|tell|send|confirm|know"
+    r"|ask|asks|asked|asking|tell|send|confirm|know|(?:text|give|ping|leave|forward|share|show)\s+me"
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
 _NOT_ASSERTED = re.compile(

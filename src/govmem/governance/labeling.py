@@ -435,7 +435,9 @@ _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
 _NOT_OWN_HEADS = (
     r"(?:step|half|grand)?(?:sister|brother|mother|mom|mum|father|dad|parent|son|daughter|child|kid"
     r"|wife|husband|partner|spouse|friend|cousin|aunt|uncle|niece|nephew|neighbou?r|boss|colleague"
-    r"|roommate|flatmate|reminder|advice|job|note|point|guess|idea|plan|question|request)s?|\w+s['’]"
+    r"|roommate|flatmate|girlfriend|boyfriend|fianc[eé]e?|ex|grandma|grandpa|landlord|landlady|boss"
+    r"|reminder|advice|job|note|point|guess|idea|plan|question|request|answer|worry|concern|view"
+    r"|opinion|feeling|sense|thought|understanding|take|position)s?|\w+s['’]"
 )
 """Heads after "my" that are not a thing of the speaker's: a person, a plural owner, a remark."""
 _OWN_STATEMENT = re.compile(

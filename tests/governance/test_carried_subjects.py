@@ -217,3 +217,57 @@ def test_a_residents_private_detail_said_after_a_helper_is_not_the_helpers() -> 
         assert "7:10" not in memory.recall("rosa", "What time is it on Friday?", k=10, as_of=later).context()
         assert "7:10" in memory.recall("olivia", "What time is the interview?", k=10, as_of=later).context()
         assert "7318" in memory.recall("rosa", "What is my care PIN?", k=10, as_of=later).context()
+
+
+def recall_after(people: list[Principal], said: list[tuple[str, str]], requester: str, query: str) -> str:
+    turns = [Turn(f"v{i}", speaker, text, "e7", AT.format(i)) for i, (speaker, text) in enumerate(said)]
+    with Memory(":memory:", policy="household") as memory:
+        memory.add_principals(people)
+        memory.ingest_many(turns)
+        return memory.recall(requester, query, k=10, as_of="2026-05-13T00:00:00").context()
+
+
+VISITING = [
+    Principal("dana", "primary_resident", "Dana Kim"),
+    Principal("leo", "roommate", "Leo Park"),
+    Principal("maya", "adult_child", "Maya Kim"),
+    Principal("rosa", "caregiver", "Rosa Mendez"),
+    Principal("gabe", "driver_pickup_contact", "Gabe Mills"),
+]
+
+
+def test_a_visitor_keeps_what_refers_back_to_them() -> None:
+    """A review's cases: "Her exact arrival ..." after Rosa's code is Rosa's own."""
+    said = [("dana", "Rosa's gate code is 2291."), ("dana", "Her exact arrival is 9:10 AM on Friday.")]
+    assert "9:10" in recall_after(VISITING, said, "rosa", "When do I arrive on Friday?")
+
+
+def test_a_code_said_before_a_name_in_the_same_sentence_is_not_the_visitors() -> None:
+    """A review's case: a figure before a full stop ("August 4.") no longer splits a sentence
+    whose second half names its owner, leaving the code to the visitor named before."""
+    said = [
+        ("dana", "Rosa's care PIN is 7318."),
+        ("dana", "The side door code is 4471 through August 4. Leo changes it when he is back."),
+    ]
+    assert "4471" not in recall_after(VISITING, said, "rosa", "Which code opens the side door?")
+
+
+def test_a_wonderful_remark_stays_the_speakers_own() -> None:
+    """A review's case: "wonderfully" is no "wonder"."""
+    said = [
+        ("dana", "Gabe's release phrase is blue cedar."),
+        ("maya", "My new bike lock code is 9032 and wonderfully easy to remember."),
+    ]
+    assert "9032" not in recall_after(VISITING, said, "gabe", "Which code opens the bike lock?")
+    assert "9032" in recall_after(VISITING, said, "maya", "Which code opens my bike lock?")
+
+
+def test_where_no_role_is_a_subject_no_one_is_a_visitor() -> None:
+    from govmem.governance.labeling import Labeler
+    from govmem.governance.policy_pack import load_pack
+
+    people = [Principal("bob", "employee", "Bob Tanaka"), Principal("mia", "manager", "Mia Ross")]
+    label, _ = Labeler(load_pack("office"), people, []).label(
+        "Back at the desk after therapy at 2 PM, private.", "mia", None, frozenset({"bob"})
+    )
+    assert "" not in {s for s, t in label.facets if not t.startswith("said_by")}

@@ -51,7 +51,8 @@ def test_a_residents_departure_is_absence(home: Memory) -> None:
     ("text", "absence"),
     [
         ("Friday pickup: Ben after 6:05 PM, front porch return, blue RAV4.", False),
-        ("The side gate return stays open until 6 PM.", False),
+        ("The lobby desk return closes at 6 PM.", False),
+        ("Gate return from Lisbon is Sunday at 9 PM.", True),  # a review's case: a traveller's
         ("Leo's return is Sunday at 9 PM.", True),
         ("Until our return on Sunday, the porch light stays on.", True),
     ],
@@ -65,10 +66,18 @@ def test_a_places_return_is_not_an_absence(text: str, absence: bool) -> None:
     ("text", "tag"),
     [
         ("Zoe's smart lock stays locked the whole month while she is in rehab.", "health"),
+        ("Her rehab sessions run Tuesday mornings.", "health"),
         ("The alarm stays armed now that the house sits empty.", "occupancy"),
         ("The flat remains empty until Sunday.", "occupancy"),
+        ("Leo is in rehab until the end of the month.", "health"),
     ],
 )
 def test_rehab_is_health_and_a_home_that_sits_empty_is_occupancy(text: str, tag: str) -> None:
     with household(PEOPLE, [("dana", text)], AT) as memory:
         assert tag in memory.labeler().tags_of(text)
+
+
+def test_a_rooms_rehab_is_renovation_not_health() -> None:
+    text = "The kitchen rehab crew arrives Tuesday at 8 AM through the side door."
+    with household(PEOPLE, [("dana", text)], AT) as memory:
+        assert "health" not in memory.labeler().tags_of(text)

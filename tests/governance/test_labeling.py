@@ -93,6 +93,8 @@ def test_sentences_split_at_full_stops_questions_semicolons_and_newlines() -> No
         "Use e.g. the side door.",
         "J. Smith called.",
         "The dose is 2.5 mg daily.",
+        "The biopsy is for bed 4. Ben Okafor needs a callback.",
+        "Dr. J. May reviewed it.",
     ],
 )
 def test_no_split_after_abbreviations_initials_or_decimals(text: str) -> None:

@@ -175,15 +175,26 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 def _initial(word: str, text: str, after: int) -> bool:
     """Whether a one-character word before a full stop is an initial ("J. Smith", "C.
-    difficile"): not a digit ("Booth 7. I"), nor a letter the next sentence follows on
-    a function word ("curb B. Do not wait")."""
-    if len(word) != 1 or word.isdigit():
+    difficile") or a figure inside a sentence ("bed 4. Ben Okafor ..."): not when the next
+    sentence opens on a function word ("curb B. Do not wait", "Booth 7. I will be there";
+    "Dr. J. May" keeps its name: a capitalised function word after an initial letter).
+    Kept whole otherwise: a split makes the first half name no one, and an unnamed half
+    inherits whoever was named before (a review found "The side door code is 4471 through
+    August 4. Leo changes it ..." going to the caregiver named the turn before)."""
+    if len(word) != 1:
         return False
     following = _NEXT_WORD_AT.match(text, after)
-    return following is None or following.group(1).lower() not in FUNCTION_WORDS
+    if following is None:
+        return True
+    next_word = following.group(1)
+    if next_word.lower() not in FUNCTION_WORDS:
+        return True
+    return word.isalpha() and next_word[0].isupper() and next_word.lower() in _NAME_LIKE_FUNCTION_WORDS
 
 
 _NEXT_WORD_AT = re.compile(r"([A-Za-z][\w'’]*)")
+_NAME_LIKE_FUNCTION_WORDS = frozenset(("may", "so", "will"))
+"""Function words that are also names after an initial ("Dr. J. May", "Mr. T. So")."""
 _CLAUSE_END = re.compile(r"[,;]\s+")
 
 
@@ -372,7 +383,7 @@ SAID_BY = "said_by:"
 
 _ASKING = (
     r"\?|^\W*(?:so|please)\b"
-    r"|\b(?:whether|wonder\w*|if|need|needs|needed|want|wants|wanted"
+    r"|\b(?:whether|wonder(?:s|ed|ing)?|if|need|needs|needed|want|wants|wanted"
     r"|ask|asks|asked|asking|tell|send|confirm|know|(?:text|give|ping|leave|forward|share|show)\s+me"
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
@@ -621,6 +632,7 @@ class Labeler:
         self._cases_of = {principal: frozenset(owned) for principal, owned in cases.items()}
         self._qualified = self._qualified_table()
         self._by_sentence = "self" in pack.unnamed_subject
+        self._visitors = bool(pack.subject_roles) and not pack.is_subject_role("")
         self._things = things_of(pack, relationships, principals)
         self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._separable = bool(pack.separable_tags)
@@ -824,7 +836,7 @@ class Labeler:
                     subjects = set(cued)
                 if not subjects:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
-                elif found and speaker not in found and self._carries_a_visitor(found, tags):
+                elif found and speaker not in found and self._carries_a_visitor(sentence, found, tags):
                     subjects.add("")  # a private matter carried onto a visitor is not theirs alone
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
@@ -1048,14 +1060,18 @@ class Labeler:
             people |= self._people_of((speaker,))
         return people
 
-    def _carries_a_visitor(self, found: frozenset[str], tags: frozenset[str]) -> bool:
-        """Whether an unnamed sentence inherits a principal outside the pack's subject roles
-        (a caregiver, a driver) on a private tag other than a code: the talk may have moved
-        on to a resident's matter ("Rosa's care PIN is 7318" then Maya's "The exact time is
-        7:10 PM"), which the visitor must not read as their own."""
-        return bool(tags & _NOT_A_VISITORS) and any(
-            p in self.roles and not self.pack.is_subject_role(self.roles[p]) for p in found
-        )
+    def _carries_a_visitor(self, sentence: str, found: frozenset[str], tags: frozenset[str]) -> bool:
+        """Whether an unnamed sentence that does not refer back ("her", "his") inherits a
+        principal outside the pack's subject roles (a caregiver, a driver) on a tag of
+        ``_NOT_A_VISITORS``: the talk may have moved on to a resident's matter ("Rosa's care
+        PIN is 7318" then Maya's "The exact time is 7:10 PM"), which the visitor must not read
+        as their own. Only in packs whose subject roles leave some principals out (in the
+        office pack no one is a subject, so no one is a visitor)."""
+        if not self._visitors or not tags & _NOT_A_VISITORS:
+            return False
+        if _THIRD_PERSON.search(sentence) or _REFERENCE.search(sentence.lower()):
+            return False
+        return any(p in self.roles and not self.pack.is_subject_role(self.roles[p]) for p in found)
 
     def _people_of(self, context: Iterable[str]) -> set[str]:
         return {p for p in context if p in self.roles and self.pack.is_subject_role(self.roles[p])}

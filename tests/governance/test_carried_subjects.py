@@ -271,3 +271,17 @@ def test_where_no_role_is_a_subject_no_one_is_a_visitor() -> None:
         "Back at the desk after therapy at 2 PM, private.", "mia", None, frozenset({"bob"})
     )
     assert "" not in {s for s, t in label.facets if not t.startswith("said_by")}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My bike lock code is 4471 - text me when you get there.",
+        "My gym locker code is 4471 and I wonder why it keeps jamming.",
+    ],
+)
+def test_a_request_after_my_own_code_leaves_it_mine(said: str) -> None:
+    """A review's cases: "text me" and "wonder" take a read-back away, never the owner."""
+    turns = [("dana", "Rosa's care PIN is 7318."), ("maya", said)]
+    assert "4471" in recall_after(VISITING, turns, "maya", "Which code is mine?")
+    assert "4471" not in recall_after(VISITING, turns, "rosa", "Which code opens the lock?")

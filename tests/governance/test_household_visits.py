@@ -67,6 +67,7 @@ def test_a_places_return_is_not_an_absence(text: str, absence: bool) -> None:
     [
         ("Zoe's smart lock stays locked the whole month while she is in rehab.", "health"),
         ("Her rehab sessions run Tuesday mornings.", "health"),
+        ("Leo has a cardiac rehab check-in on Friday.", "health"),
         ("The alarm stays armed now that the house sits empty.", "occupancy"),
         ("The flat remains empty until Sunday.", "occupancy"),
         ("Leo is in rehab until the end of the month.", "health"),
@@ -77,7 +78,13 @@ def test_rehab_is_health_and_a_home_that_sits_empty_is_occupancy(text: str, tag:
         assert tag in memory.labeler().tags_of(text)
 
 
-def test_a_rooms_rehab_is_renovation_not_health() -> None:
-    text = "The kitchen rehab crew arrives Tuesday at 8 AM through the side door."
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The kitchen rehab crew arrives Tuesday at 8 AM through the side door.",
+        "A crew comes Tuesday at 9 AM to rehab the deck through the side door.",
+    ],
+)
+def test_a_rooms_rehab_is_renovation_not_health(text: str) -> None:
     with household(PEOPLE, [("dana", text)], AT) as memory:
         assert "health" not in memory.labeler().tags_of(text)

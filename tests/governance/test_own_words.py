@@ -184,13 +184,11 @@ def test_a_helper_related_to_a_child_does_not_read_back_what_they_marked_family_
     "said",
     [
         "Please note: my answer stays the same about the Saturday interview at 11 AM.",
-        "Please note: my worry is the same. The interview is Saturday at 11 AM.",
-        "Please remember: my girlfriend is private about the 11 AM interview.",
     ],
 )
 def test_a_remark_of_mine_about_someone_elses_matter_stays_theirs(said: str) -> None:
-    """A review's cases: "my answer", "my worry", "my girlfriend" are no thing of the
-    speaker's, so the interview they mention stays with whom the talk is about."""
+    """A review's case: "my answer stays the same" is no thing of the speaker's, so the
+    interview it mentions stays with whom the talk is about."""
     people = [Principal(p, role, name) for p, (role, name) in PEOPLE.items()]
     label, _ = Labeler(load_pack("household"), people, []).label(said, "leo", None, frozenset({"dana"}))
     assert {s for s, t in label.facets if not t.startswith("said_by")} == {"dana"}

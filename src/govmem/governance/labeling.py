@@ -129,8 +129,7 @@ def trie_pattern(words: Iterable[str], not_after: str | None = None) -> str:
 
 
 _BREAK = re.compile(r"[.!?;]['’\"”)]?\s+(?=\S)|\n+")
-_LAST_WORD = re.compile(r"(?<![\w-])([\w.]+)\.$")
-"""The word a full stop ends: "Dr." or "J." does not end a sentence; "CR-V." does."""
+_LAST_WORD = re.compile(r"([\w.]+)\.$")
 
 
 class Span(NamedTuple):
@@ -174,27 +173,24 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _initial(word: str, text: str, after: int) -> bool:
-    """Whether a one-character word before a full stop is an initial ("J. Smith", "C.
-    difficile") or a figure inside a sentence ("bed 4. Ben Okafor ..."): not when the next
-    sentence opens on a function word ("curb B. Do not wait", "Booth 7. I will be there";
-    "Dr. J. May" keeps its name: a capitalised function word after an initial letter).
-    Kept whole otherwise: a split makes the first half name no one, and an unnamed half
-    inherits whoever was named before (a review found "The side door code is 4471 through
-    August 4. Leo changes it ..." going to the caregiver named the turn before)."""
+    """Whether a one-character word before a full stop keeps its sentence going: an
+    initial ("J. Smith", "C. difficile", "Dr. J. May"), a figure ("bed 4. Ben Okafor ..."),
+    a model or a room ("the black CR-V. The side door keypad is 4471"). It ends the sentence
+    only before the speaker's "I" ("the black CR-V. I still do not need the phrase", "Booth
+    7. I will be there"), which no initial precedes. Splitting more often let the first half
+    name no one and inherit whoever was named before: a review found "The side door code is
+    4471 through August 4. After that Leo changes it." going to the caregiver named the turn
+    before, "positive for bed 4-B. Ben Okafor gets a callback" to the patient named before,
+    and "Gabe picks Zoe up in the black CR-V. The side door keypad is 4471." giving Zoe the
+    code."""
     if len(word) != 1:
         return False
     following = _NEXT_WORD_AT.match(text, after)
-    if following is None:
-        return True
-    next_word = following.group(1)
-    if next_word.lower() not in FUNCTION_WORDS:
-        return True
-    return word.isalpha() and next_word[0].isupper() and next_word.lower() in _NAME_LIKE_FUNCTION_WORDS
+    return following is None or following.group(1) not in _I_FORMS
 
 
 _NEXT_WORD_AT = re.compile(r"([A-Za-z][\w'’]*)")
-_NAME_LIKE_FUNCTION_WORDS = frozenset(("may", "so", "will"))
-"""Function words that are also names after an initial ("Dr. J. May", "Mr. T. So")."""
+_I_FORMS = frozenset(("I", "I'm", "I’m", "I'll", "I’ll", "I've", "I’ve", "I'd", "I’d"))
 _CLAUSE_END = re.compile(r"[,;]\s+")
 
 
@@ -383,12 +379,12 @@ SAID_BY = "said_by:"
 
 _ASKING = (
     r"\?|^\W*(?:so|please)\b"
-    r"|\b(?:whether|wonder(?:s|ed|ing)?|if|need|needs|needed|want|wants|wanted"
-    r"|ask|asks|asked|asking|tell|send|confirm|know|(?:text|give|ping|leave|forward|share|show)\s+me"
+    r"|\b(?:whether|if|need|needs|needed|want|wants|wanted|ask|asks|asked|asking|tell|send|confirm|know"
     r"|please|assume|guess|suppose|presumably|probably|maybe)\b"
 )
 _NOT_ASSERTED = re.compile(
-    _ASKING + r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only"
+    _ASKING + r"|\b(?:wonder(?:s|ed|ing)?|(?:text|give|ping|leave|forward|share|show)\s+me)\b"
+    r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only"
     r"|do not share|don't share|(?:not\s+to|never)\s+(?:reveal|disclose)"
     r"|between us"
     r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"
@@ -402,7 +398,10 @@ restricted or deleted (relayed on behalf of someone else: "family-only note reco
 6:20 AM"; "Zoe's old pickup phrase should not be recoverable"; "not to reveal slot B").
 Erring towards these costs a speaker only the rereading of their own words: "if", "even
 if", "I don't need X" ask, for "If possible, give me the code 4471" and "I don't need much,
-just the garage code 4471" are requests (a review found both leaking when they did not)."""
+just the garage code 4471" are requests (a review found both leaking when they did not).
+"wonder" and "text me" only take the read-back away; they do not decide whether "my ..."
+is the speaker's own (:data:`_ASKING` does): "My bike lock code is 4471 - text me when you
+get there" stays the speaker's."""
 
 
 def said_by(speaker: str) -> Facet:
@@ -446,9 +445,7 @@ _CAPITALISED_RUN = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+\b")
 _NOT_OWN_HEADS = (
     r"(?:step|half|grand)?(?:sister|brother|mother|mom|mum|father|dad|parent|son|daughter|child|kid"
     r"|wife|husband|partner|spouse|friend|cousin|aunt|uncle|niece|nephew|neighbou?r|boss|colleague"
-    r"|roommate|flatmate|girlfriend|boyfriend|fianc[eé]e?|ex|grandma|grandpa|landlord|landlady|boss"
-    r"|reminder|advice|job|note|point|guess|idea|plan|question|request|answer|worry|concern|view"
-    r"|opinion|feeling|sense|thought|understanding|take|position)s?|\w+s['’]"
+    r"|roommate|flatmate|reminder|advice|job|note|point|guess|idea|plan|question|request)s?|\w+s['’]"
 )
 """Heads after "my" that are not a thing of the speaker's: a person, a plural owner, a remark."""
 _OWN_STATEMENT = re.compile(

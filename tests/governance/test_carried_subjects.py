@@ -285,3 +285,35 @@ def test_a_request_after_my_own_code_leaves_it_mine(said: str) -> None:
     turns = [("dana", "Rosa's care PIN is 7318."), ("maya", said)]
     assert "4471" in recall_after(VISITING, turns, "maya", "Which code is mine?")
     assert "4471" not in recall_after(VISITING, turns, "rosa", "Which code opens the lock?")
+
+
+def test_a_sentence_cut_before_i_is_about_whom_both_halves_name() -> None:
+    """A review's case: "The gate code is 4471 for unit B. I gave it to Rosa." is cut
+    before "I", and its first half is still Rosa's, not the driver's named the turn before."""
+    said = [
+        ("dana", "Gabe's release phrase is blue cedar."),
+        ("dana", "The gate code is 4471 for unit B. I gave it to Rosa."),
+    ]
+    assert "4471" not in recall_after(VISITING, said, "gabe", "Which code opens the gate?")
+    assert "4471" in recall_after(VISITING, said, "rosa", "Which code opens the gate?")
+
+
+def test_another_patients_result_cut_before_i_stays_theirs() -> None:
+    from small_clinic import small_clinic
+
+    turns = [
+        Turn("m1", "lee", "Ben Okafor is resting in bed 2.", "e8", AT.format(0)),
+        Turn(
+            "m2",
+            "lee",
+            "The biopsy came back malignant for lesion B. I will call Ada Moreno about it now.",
+            "e8",
+            AT.format(1),
+        ),
+    ]
+    with small_clinic(turns) as memory:
+        later = "2026-05-13T00:00:00"
+        assert (
+            "malignant" not in memory.recall("ben", "What did the biopsy show?", k=10, as_of=later).context()
+        )
+        assert "malignant" in memory.recall("ada", "What did the biopsy show?", k=10, as_of=later).context()

@@ -53,6 +53,7 @@ def test_a_residents_departure_is_absence(home: Memory) -> None:
         ("Friday pickup: Ben after 6:05 PM, front porch return, blue RAV4.", False),
         ("The lobby desk return closes at 6 PM.", False),
         ("Gate return from Lisbon is Sunday at 9 PM.", True),  # a review's case: a traveller's
+        ("His lobby desk return is Sunday at 9 PM.", True),
         ("Leo's return is Sunday at 9 PM.", True),
         ("Until our return on Sunday, the porch light stays on.", True),
     ],
@@ -83,6 +84,7 @@ def test_rehab_is_health_and_a_home_that_sits_empty_is_occupancy(text: str, tag:
     [
         "The kitchen rehab crew arrives Tuesday at 8 AM through the side door.",
         "A crew comes Tuesday at 9 AM to rehab the deck through the side door.",
+        "The crew left rehab materials at the side door on Friday.",
     ],
 )
 def test_a_rooms_rehab_is_renovation_not_health(text: str) -> None:

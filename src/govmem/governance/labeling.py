@@ -182,14 +182,19 @@ def _initial(word: str, text: str, after: int) -> bool:
     4471 through August 4. After that Leo changes it." going to the caregiver named the turn
     before, "positive for bed 4-B. Ben Okafor gets a callback" to the patient named before,
     and "Gabe picks Zoe up in the black CR-V. The side door keypad is 4471." giving Zoe the
-    code."""
+    code. Even before "I" the first half is labelled about whom the two name together
+    (:meth:`Labeler.label`): "lesion B. I will call Ada Moreno" stays Ada's."""
     if len(word) != 1:
         return False
     following = _NEXT_WORD_AT.match(text, after)
-    return following is None or following.group(1) not in _I_FORMS
+    if following is None or following.group(1) not in _I_FORMS:
+        return True
+    return text.startswith(".", following.end())  # "Dr. J. I. Packer"
 
 
 _NEXT_WORD_AT = re.compile(r"([A-Za-z][\w'’]*)")
+_ONE_CHARACTER_END = re.compile(r"(?<!\w)\w\.['’\"”)]?\s+$")
+"""A sentence ended on a one-character word: :func:`sentence_spans` cut it only before "I"."""
 _I_FORMS = frozenset(("I", "I'm", "I’m", "I'll", "I’ll", "I've", "I’ve", "I'd", "I’d"))
 _CLAUSE_END = re.compile(r"[,;]\s+")
 
@@ -801,11 +806,18 @@ class Labeler:
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
         own: frozenset[str] | None = None  # after "My laptop PIN is 9032, ...", for this turn only
-        for start, end in sentence_spans(text):
+        bounds = sentence_spans(text)
+        for index, (start, end) in enumerate(bounds):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
             context = previous
-            subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
+            whole, whole_tags = sentence, tags
+            if index + 1 < len(bounds) and _ONE_CHARACTER_END.search(sentence):
+                # split only before "I" ("the black CR-V. I still ..."): whom the two
+                # halves name together, the first is about, as when it was one sentence
+                whole = sentence + text[bounds[index + 1][0] : bounds[index + 1][1]]
+                whole_tags = self.tags_of(whole, kind)
+            subjects = self.subjects_of(self._named(whole), whole_tags) | self._things_named(whole)
             named = bool(subjects)
             if named:
                 own = None

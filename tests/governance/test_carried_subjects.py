@@ -287,9 +287,10 @@ def test_a_request_after_my_own_code_leaves_it_mine(said: str) -> None:
     assert "4471" not in recall_after(VISITING, turns, "rosa", "Which code opens the lock?")
 
 
-def test_a_sentence_cut_before_i_is_about_whom_both_halves_name() -> None:
-    """A review's case: "The gate code is 4471 for unit B. I gave it to Rosa." is cut
-    before "I", and its first half is still Rosa's, not the driver's named the turn before."""
+def test_a_sentence_after_a_one_letter_word_goes_on_to_whom_it_names() -> None:
+    """A review's case: "The gate code is 4471 for unit B. I gave it to Rosa." is one
+    sentence, Rosa's, not the driver's named the turn before (cutting it at "B." gave the
+    code to the driver)."""
     said = [
         ("dana", "Gabe's release phrase is blue cedar."),
         ("dana", "The gate code is 4471 for unit B. I gave it to Rosa."),
@@ -298,7 +299,7 @@ def test_a_sentence_cut_before_i_is_about_whom_both_halves_name() -> None:
     assert "4471" in recall_after(VISITING, said, "rosa", "Which code opens the gate?")
 
 
-def test_another_patients_result_cut_before_i_stays_theirs() -> None:
+def test_another_patients_result_before_a_one_letter_word_stays_theirs() -> None:
     from small_clinic import small_clinic
 
     turns = [

@@ -95,9 +95,11 @@ def test_sentences_split_at_full_stops_questions_semicolons_and_newlines() -> No
         "The dose is 2.5 mg daily.",
         "The biopsy is for bed 4. Ben Okafor needs a callback.",
         "Dr. J. May reviewed it.",
-        # a review's cases: a split would leave the first half to whoever was named before
+        # a review's cases: a split leaves the first half to whoever was named before
         "The side door code is 4471 through August 4. After that Leo changes it.",
         "Gabe picks Zoe up in the black CR-V. The side door keypad is 4471.",
+        "The biopsy came back malignant for lesion B. I will call Ada Moreno about it now.",
+        "My Friday backup vehicle would be the black CR-V. I still do not need the phrase.",
         "The final grade was a D. That grade is Bo Chen's.",
         "Gabe waits at curb B. Do not wait longer.",
     ],
@@ -108,19 +110,6 @@ def test_no_split_after_abbreviations_initials_or_decimals(text: str) -> None:
 
 def test_a_split_still_happens_after_an_abbreviation_sentence() -> None:
     assert pieces("I saw Dr. Lee. Then I left.") == ["I saw Dr. Lee. ", "Then I left."]
-
-
-@pytest.mark.parametrize(
-    ("text", "first"),
-    [
-        ("My backup car is the black CR-V. I still need no phrase.", "My backup car is the black CR-V. "),
-        ("Gabe waits at curb B. I will call him.", "Gabe waits at curb B. "),
-        ("Meet at Booth 7. I will be there.", "Meet at Booth 7. "),
-        ("It is due August 4. I'll file it.", "It is due August 4. "),
-    ],
-)
-def test_a_letter_or_a_figure_before_a_full_stop_ends_the_sentence_before_i(text: str, first: str) -> None:
-    assert pieces(text) == [first, text[len(first) :]]
 
 
 def test_an_initial_before_a_name_or_a_lower_case_word_stays() -> None:

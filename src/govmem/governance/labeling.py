@@ -160,7 +160,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             last = word.group(1).lower() if word else ""
             # "No. 12" is a number; "No. Delete the old note." is an answer
             number = last != "no" or text[match.end()].isdigit()
-            if word and number and (last in ABBREVIATIONS or _initial(last, text, match.end())):
+            if word and number and (last in ABBREVIATIONS or len(last) == 1):
                 continue
         if match.start() >= start:
             spans.append((start, match.end()))
@@ -172,30 +172,6 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _initial(word: str, text: str, after: int) -> bool:
-    """Whether a one-character word before a full stop keeps its sentence going: an
-    initial ("J. Smith", "C. difficile", "Dr. J. May"), a figure ("bed 4. Ben Okafor ..."),
-    a model or a room ("the black CR-V. The side door keypad is 4471"). It ends the sentence
-    only before the speaker's "I" ("the black CR-V. I still do not need the phrase", "Booth
-    7. I will be there"), which no initial precedes. Splitting more often let the first half
-    name no one and inherit whoever was named before: a review found "The side door code is
-    4471 through August 4. After that Leo changes it." going to the caregiver named the turn
-    before, "positive for bed 4-B. Ben Okafor gets a callback" to the patient named before,
-    and "Gabe picks Zoe up in the black CR-V. The side door keypad is 4471." giving Zoe the
-    code. Even before "I" the first half is labelled about whom the two name together
-    (:meth:`Labeler.label`): "lesion B. I will call Ada Moreno" stays Ada's."""
-    if len(word) != 1:
-        return False
-    following = _NEXT_WORD_AT.match(text, after)
-    if following is None or following.group(1) not in _I_FORMS:
-        return True
-    return text.startswith(".", following.end())  # "Dr. J. I. Packer"
-
-
-_NEXT_WORD_AT = re.compile(r"([A-Za-z][\w'’]*)")
-_ONE_CHARACTER_END = re.compile(r"(?<!\w)\w\.['’\"”)]?\s+$")
-"""A sentence ended on a one-character word: :func:`sentence_spans` cut it only before "I"."""
-_I_FORMS = frozenset(("I", "I'm", "I’m", "I'll", "I’ll", "I've", "I’ve", "I'd", "I’d"))
 _CLAUSE_END = re.compile(r"[,;]\s+")
 
 
@@ -390,7 +366,7 @@ _ASKING = (
 _NOT_ASSERTED = re.compile(
     _ASKING + r"|\b(?:wonder(?:s|ed|ing)?|(?:text|give|ping|leave|forward|share|show)\s+me)\b"
     r"|\b(?:private|restricted|confidential|secret|sensitive|internal|family-only"
-    r"|do not share|don't share|(?:not\s+to|never)\s+(?:reveal|disclose)"
+    r"|do not share|don't share|(?:not\s+to|never(?:\s+to)?)\s+(?:reveal|disclose)"
     r"|between us"
     r"|delet\w*|eras\w*|remov\w*|forget\w*|forgot\w*|purg\w*|scrub\w*|wip(?:e|ed|es|ing)"
     r"|recoverable|retrievable|treated as|marked as|stays? off|not part of)\b",
@@ -806,18 +782,11 @@ class Labeler:
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
         own: frozenset[str] | None = None  # after "My laptop PIN is 9032, ...", for this turn only
-        bounds = sentence_spans(text)
-        for index, (start, end) in enumerate(bounds):
+        for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
             context = previous
-            whole, whole_tags = sentence, tags
-            if index + 1 < len(bounds) and _ONE_CHARACTER_END.search(sentence):
-                # split only before "I" ("the black CR-V. I still ..."): whom the two
-                # halves name together, the first is about, as when it was one sentence
-                whole = sentence + text[bounds[index + 1][0] : bounds[index + 1][1]]
-                whole_tags = self.tags_of(whole, kind)
-            subjects = self.subjects_of(self._named(whole), whole_tags) | self._things_named(whole)
+            subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
             named = bool(subjects)
             if named:
                 own = None

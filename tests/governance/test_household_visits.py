@@ -52,12 +52,15 @@ def test_a_residents_departure_is_absence(home: Memory) -> None:
     [
         ("Gate return from Lisbon is Sunday at 9 PM.", True),  # a review's case: a traveller's
         ("His lobby desk return is Sunday at 9 PM.", True),
+        ("We fly out Friday at 6 AM and stay until Sunday.", True),  # a review's case
         ("The return location stays the front porch.", False),
         ("Leo's return is Sunday at 9 PM.", True),
         ("Until our return on Sunday, the porch light stays on.", True),
     ],
 )
-def test_a_travellers_return_is_an_absence_a_return_location_is_not(text: str, absence: bool) -> None:
+def test_a_travellers_return_or_flight_is_an_absence_a_return_location_is_not(
+    text: str, absence: bool
+) -> None:
     with household(PEOPLE, [("dana", text)], AT) as memory:
         assert ("absence" in memory.labeler().tags_of(text)) is absence
 

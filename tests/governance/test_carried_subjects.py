@@ -318,3 +318,21 @@ def test_another_patients_result_before_a_one_letter_word_stays_theirs() -> None
             "malignant" not in memory.recall("ben", "What did the biopsy show?", k=10, as_of=later).context()
         )
         assert "malignant" in memory.recall("ada", "What did the biopsy show?", k=10, as_of=later).context()
+
+
+def test_the_homes_absence_said_after_a_visitor_is_not_the_visitors() -> None:
+    """A review's case: the family's trip, said after the caregiver was named, was hers."""
+    said = [
+        ("dana", "Rosa's care PIN is 7318."),
+        ("dana", "We fly out Friday at 6 AM and stay away until Sunday."),
+    ]
+    assert "6 AM" not in recall_after(VISITING, said, "rosa", "What happens on Friday?")
+    assert "6 AM" in recall_after(VISITING, said, "dana", "What happens on Friday?")
+
+
+def test_the_homes_code_said_after_a_visitor_is_not_the_visitors() -> None:
+    """A review's case: "The side door code is 4471." after the caregiver's PIN was hers."""
+    said = [("dana", "Rosa's care PIN is 7318."), ("dana", "The side door code is 4471 this week.")]
+    assert "4471" not in recall_after(VISITING, said, "rosa", "Which code opens the side door?")
+    assert "7318" in recall_after(VISITING, said, "rosa", "What is my care PIN?")
+    assert "4471" in recall_after(VISITING, said, "dana", "Which code opens the side door?")

@@ -461,8 +461,9 @@ def _capitalised_runs(sentence: str) -> Iterable[list[str]]:
             yield run
 
 
-_NOT_A_VISITORS = frozenset(("private", "health"))
-"""Tags an unnamed sentence does not carry onto a visitor alone (:meth:`Labeler._carries_a_visitor`)."""
+_NOT_A_VISITORS = frozenset(("private", "health", "absence", "occupancy", "credentials"))
+"""Tags an unnamed sentence does not carry onto a visitor alone (:meth:`Labeler._carries_a_visitor`):
+what is protected from visitors, the home's codes and whether it is empty among it."""
 _THING_CARRIED = frozenset(("scheduling", "location", "general"))
 """Tags an unnamed sentence may inherit a named thing for: its logistics, never a code."""
 _CLAUSE_BREAK = re.compile(
@@ -521,7 +522,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 12
+LABELING_VERSION = 13
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -1042,9 +1043,10 @@ class Labeler:
         """Whether an unnamed sentence that does not refer back ("her", "his") inherits a
         principal outside the pack's subject roles (a caregiver, a driver) on a tag of
         ``_NOT_A_VISITORS``: the talk may have moved on to a resident's matter ("Rosa's care
-        PIN is 7318" then Maya's "The exact time is 7:10 PM"), which the visitor must not read
-        as their own. Only in packs whose subject roles leave some principals out (in the
-        office pack no one is a subject, so no one is a visitor)."""
+        PIN is 7318" then Maya's "The exact time is 7:10 PM", "The side door code is 4471",
+        "We fly out Friday"), which the visitor must not read as their own. Only in packs
+        whose subject roles leave some principals out (in the office pack no one is a
+        subject, so no one is a visitor)."""
         if not self._visitors or not tags & _NOT_A_VISITORS:
             return False
         if _THIRD_PERSON.search(sentence) or _REFERENCE.search(sentence.lower()):

@@ -91,6 +91,21 @@ def test_a_listing_sentence_is_cut_into_its_items() -> None:
     assert text[claims[1].start : claims[1].end].startswith("Friday July 10")
 
 
+def test_an_item_naming_its_own_owner_and_no_value_is_not_the_values() -> None:
+    """Two held-out samples found "and Tuesday's ECG plus cardiology visit" taking the Monday
+    callback's 8:40 AM: the Tuesday ECG's move then cut the callback that still holds."""
+    text = "I am just confirming Monday's nurse callback at 8:40 AM and Tuesday's ECG plus cardiology visit."
+    claim = only(text)
+    assert text[claim.start : claim.end] == "I am just confirming Monday's nurse callback at 8:40 AM"
+    assert "ecg" not in claim.anchor and not claim.sentence
+    found = found_in_any_batches(
+        records(text, "I found an opening. Tuesday's ECG can move to 12:50 PM with Dr. Patel at 1:20 PM.")
+    )
+    assert found == []
+    # an item without an owner of its own still says what the value is of
+    assert "voicemail" in only("Call 510-555-0184 extension 12 and leave no detailed voicemail.").anchor
+
+
 def test_different_medications_are_different_things() -> None:
     old = only("Apixaban 5 mg BID.")
     new = only("Increase metoprolol tartrate to 37.5 mg BID.")

@@ -283,6 +283,7 @@ _CONTRAST = re.compile(
 )
 _REASON_END = re.compile(r"[,;:]")
 _QUOTATION = re.compile(r"(?<!\w)['‘\"“][^'’\"”]+['’\"”](?!\w)")
+_OWNS = re.compile(r"\s*(?:the\s+)?[A-Z][a-z]+['’]s\s")
 _CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
 
 
@@ -622,18 +623,23 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
     cuts = [(m.start(), m.end()) for m in _CUT.finditer(sentence)]
     if not cuts:
         return [(0, len(sentence))]
-    bounds, start = [], 0
+    bounds, start, joined = [], 0, [False]
     for a, b in cuts:
         bounds.append((start, a))
+        joined.append(sentence[a:b].strip().lower().endswith("and"))
         start = b
     bounds.append((start, len(sentence)))
     merged: list[tuple[int, int]] = []
     pending: tuple[int, int] | None = None
-    for a, b in bounds:
+    for (a, b), after_and in zip(bounds, joined, strict=True):
         if pending is not None:
             a, pending = pending[0], None
         piece = sentence[a:b]
         located = _located(piece)
+        if merged and after_and and not located and _OWNS.match(piece) and _anchor(piece, located, names):
+            # "... at 8:40 AM and Tuesday's ECG plus cardiology visit": an item of its own, no value
+            merged.append((a, b))
+            continue
         replaced = _replaced_ranges(piece)
         current = [
             v

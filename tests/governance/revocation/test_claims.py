@@ -106,6 +106,45 @@ def test_an_item_naming_its_own_owner_and_no_value_is_not_the_values() -> None:
     assert "voicemail" in only("Call 510-555-0184 extension 12 and leave no detailed voicemail.").anchor
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tuesday's ECG is at 10 AM.", "The cardiology visit moved to 12:50 PM and Tuesday's ECG too."),
+        (
+            "Dana's fasting labs are Thursday at 8 AM.",
+            "The infusion moves to Friday at 8 AM and Dana's fasting labs with it.",
+        ),
+        (
+            "Priya's quarterly review is at 2 PM.",
+            "The budget sync moved to 3 PM and Priya's quarterly review as well.",
+        ),
+        (
+            "Leo's dentist appointment is Thursday at 3 PM.",
+            "Piano moved to 4 PM and Leo's dentist appointment also.",
+        ),
+        ("Leo's bike lock code is 9032.", "The shed code is now 5590 and Leo's bike lock changed to match."),
+        (
+            "Maria's warfarin dose is 5 mg nightly.",
+            "The dose goes up to 7.5 mg and Maria's warfarin stays at night.",
+        ),
+    ],
+)
+def test_an_item_naming_its_own_owner_that_shares_the_value_is_still_changed(old: str, new: str) -> None:
+    """A review's cases: the first version split off "and Tuesday's ECG too", so the change was lost."""
+    assert find_claim_supersessions(records(old, new), [])
+
+
+def test_a_claim_opening_on_a_longer_sibling_name_is_that_ones() -> None:
+    """A held-out sample found the Copper budget's change cutting "Copperline has a separate
+    ... budget": a sentence's first word is no entity, so the sibling name went unseen."""
+    sibling = "Copperline has a separate 198,000 USD working budget, never a proxy for Copper."
+    change = "The Copper budget is now 224,000 USD."
+    assert find_claim_supersessions(records(sibling, change), []) == []
+    assert len(find_claim_supersessions(records("Copper has a 255,000 USD working budget.", change), [])) == 1
+    rooming = records("Rooming budget is 3,000 USD.", "Update: the Room budget is now 3,200 USD.")
+    assert len(find_claim_supersessions(rooming, [])) == 1  # an inflection names nothing else
+
+
 def test_different_medications_are_different_things() -> None:
     old = only("Apixaban 5 mg BID.")
     new = only("Increase metoprolol tartrate to 37.5 mg BID.")

@@ -315,6 +315,8 @@ def find_claim_supersessions(
             c for c in claims if c.asserts and _open(superseded, (older.key, c.start), newer.valid_from)
         ]
         for old in current:
+            if _about_another(older.text[old.start : old.end], newer.text):
+                continue
             # "my window" said by someone else: another person's slot
             revising_here = [c for c in revising if not c.mine] if others_speaker and old.mine else revising
             revising_here = [c for c in revising_here if not _meant_another(old, c, current, weights)]
@@ -387,6 +389,30 @@ def find_claim_supersessions(
         if names_replaced_things(record.text):
             findings += _phrase_findings(record, pool[: first_new + row], subjects, superseded)
     return findings
+
+
+_OPENING_NAME = re.compile(r"\s*([A-Z][a-z]{2,})\b(?!['’])")
+_NAME_WORD = re.compile(r"\b[A-Z][a-z]{2,}\b")
+_INFLECTIONS = frozenset(
+    ("ing", "ings", "ers", "est", "ies", "ier")
+)  # "Rooming" is no other name than "Room"
+
+
+def _about_another(text: str, newer: str) -> bool:
+    """Whether a claim opens on a name the newer record never says that extends a name it
+    does say: "Copperline has a separate 198,000 USD working budget and should never be
+    cited as a proxy for Copper" is Copperline's, so the Copper bundle's "budget 224,000 USD"
+    does not revise it. (A name inside a sentence is an entity and compared as one; the
+    first word of a sentence is not, since every sentence opens on a capital.)"""
+    opening = _OPENING_NAME.match(text)
+    if opening is None:
+        return False
+    word = opening.group(1)
+    said = {w.group(0) for w in _NAME_WORD.finditer(newer)}
+    return word not in said and any(
+        word.startswith(name) and len(word) - len(name) >= 3 and word[len(name) :] not in _INFLECTIONS
+        for name in said
+    )
 
 
 def _phrase_findings(

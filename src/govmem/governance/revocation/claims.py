@@ -284,6 +284,11 @@ _CONTRAST = re.compile(
 _REASON_END = re.compile(r"[,;:]")
 _QUOTATION = re.compile(r"(?<!\w)['‘\"“][^'’\"”]+['’\"”](?!\w)")
 _OWNS = re.compile(r"\s*(?:the\s+)?[A-Z][a-z]+['’]s\s")
+_SHARES_VALUE = re.compile(  # "... moved to 12:50 PM and Tuesday's ECG too": the same value
+    r"\b(?:too|as\s+well|also|likewise|with\s+it|the\s+same|along\s+with|to\s+match|follows?(?:\s+suit)?"
+    r"|stays?|remains?)\b",
+    re.I,
+)
 _CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
 
 
@@ -619,7 +624,10 @@ def _name_words(sentence: str) -> frozenset[str]:
 
 
 def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
-    """A listing sentence cut into its items: each keeps a value and a word of its own."""
+    """A listing sentence cut into its items: each keeps a value and a word of its own. An
+    item after "and" that names its own owner and holds no value ("... at 8:40 AM and
+    Tuesday's ECG plus cardiology visit") is an item too, not words of the value before,
+    unless it says it shares it ("... moved to 12:50 PM and Tuesday's ECG too")."""
     cuts = [(m.start(), m.end()) for m in _CUT.finditer(sentence)]
     if not cuts:
         return [(0, len(sentence))]
@@ -636,7 +644,14 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
             a, pending = pending[0], None
         piece = sentence[a:b]
         located = _located(piece)
-        if merged and after_and and not located and _OWNS.match(piece) and _anchor(piece, located, names):
+        if (
+            merged
+            and after_and
+            and not located
+            and _OWNS.match(piece)
+            and not _SHARES_VALUE.search(piece)
+            and _anchor(piece, located, names)
+        ):
             # "... at 8:40 AM and Tuesday's ECG plus cardiology visit": an item of its own, no value
             merged.append((a, b))
             continue

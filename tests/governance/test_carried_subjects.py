@@ -336,3 +336,67 @@ def test_the_homes_code_said_after_a_visitor_is_not_the_visitors() -> None:
     assert "4471" not in recall_after(VISITING, said, "rosa", "Which code opens the side door?")
     assert "7318" in recall_after(VISITING, said, "rosa", "What is my care PIN?")
     assert "4471" in recall_after(VISITING, said, "dana", "Which code opens the side door?")
+
+
+ROSAS_PIN = ("dana", "Rosa's care PIN is 7318.")
+
+
+@pytest.mark.parametrize(
+    ("said", "query", "secret"),
+    [
+        (
+            ("maya", "Mom and Dad fly out Friday at 6 AM and stay away until Sunday."),
+            "What happens on Friday?",
+            "6 AM",
+        ),
+        (
+            ("dana", "The kids are at camp all week and they return Sunday night."),
+            "When do the kids return?",
+            "Sunday",
+        ),
+        (
+            ("dana", "The cameras are switched off Friday through Sunday."),
+            "Are the cameras on?",
+            "switched off",
+        ),
+        (("dana", "The garage code is 5590, same as your old one."), "Which code opens the garage?", "5590"),
+        (("dana", "The landline number is 415-555-0199."), "What is the landline number?", "555-0199"),
+        (("maya", "Dad's biopsy came back benign, keep it private."), "What did the biopsy show?", "benign"),
+        (("maya", "Mom's phone PIN is 8812."), "What is the phone PIN?", "8812"),
+    ],
+)
+def test_a_residents_matter_said_with_they_you_or_mom_is_not_the_visitors(
+    said: tuple[str, str], query: str, secret: str
+) -> None:
+    """A review's cases: "they", "your", "Mom" refer to residents as often as to the visitor
+    named before, and an alarm or a number is the home's as much as a code."""
+    assert secret not in recall_after(VISITING, [ROSAS_PIN, said], "rosa", query)
+    assert secret in recall_after(VISITING, [ROSAS_PIN, said], "dana", query)
+
+
+@pytest.mark.parametrize(
+    ("said", "query", "own"),
+    [
+        ([ROSAS_PIN, ("dana", "It changes to 7319 on Friday.")], "What is my care PIN from Friday?", "7319"),
+        (
+            [("dana", "Rosa's care PIN is 7318. It changes to 7319 on Friday.")],
+            "What is my PIN from Friday?",
+            "7319",
+        ),
+        ([ROSAS_PIN, ("dana", "The new one from Friday is 7319.")], "What is my care PIN?", "7319"),
+    ],
+)
+def test_a_visitors_own_code_said_after_them_stays_theirs(
+    said: list[tuple[str, str]], query: str, own: str
+) -> None:
+    """A review's cases: a code said after the visitor's, that names nothing of the home's, is
+    still theirs (hiding it left them the PIN that stops working on Friday)."""
+    assert own in recall_after(VISITING, said, "rosa", query)
+
+
+def test_a_drivers_backup_phrase_said_after_them_stays_theirs() -> None:
+    said = [
+        ("dana", "Gabe's release phrase is blue cedar."),
+        ("dana", "The backup phrase is red maple if the school asks."),
+    ]
+    assert "red maple" in recall_after(VISITING, said, "gabe", "What is the backup phrase?")

@@ -461,9 +461,15 @@ def _capitalised_runs(sentence: str) -> Iterable[list[str]]:
             yield run
 
 
-_NOT_A_VISITORS = frozenset(("private", "health", "absence", "occupancy", "credentials"))
+_NOT_A_VISITORS = frozenset(
+    ("private", "health", "absence", "occupancy", "credentials", "security", "contact")
+)
 """Tags an unnamed sentence does not carry onto a visitor alone (:meth:`Labeler._carries_a_visitor`):
-what is protected from visitors, the home's codes and whether it is empty among it."""
+what is protected from visitors, the home's codes, alarms and numbers and whether it is empty
+among it."""
+_ONE_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|himself|herself)\b", re.I)
+"""Words referring back to one person: the visitor just named may be who is meant ("they", "you",
+"Mom" point at residents as often)."""
 _THING_CARRIED = frozenset(("scheduling", "location", "general"))
 """Tags an unnamed sentence may inherit a named thing for: its logistics, never a code."""
 _CLAUSE_BREAK = re.compile(
@@ -522,7 +528,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 13
+LABELING_VERSION = 14
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -1040,17 +1046,22 @@ class Labeler:
         return people
 
     def _carries_a_visitor(self, sentence: str, found: frozenset[str], tags: frozenset[str]) -> bool:
-        """Whether an unnamed sentence that does not refer back ("her", "his") inherits a
-        principal outside the pack's subject roles (a caregiver, a driver) on a tag of
-        ``_NOT_A_VISITORS``: the talk may have moved on to a resident's matter ("Rosa's care
-        PIN is 7318" then Maya's "The exact time is 7:10 PM", "The side door code is 4471",
-        "We fly out Friday"), which the visitor must not read as their own. Only in packs
-        whose subject roles leave some principals out (in the office pack no one is a
-        subject, so no one is a visitor)."""
-        if not self._visitors or not tags & _NOT_A_VISITORS:
+        """Whether an unnamed sentence that does not refer back to one person ("her", "his";
+        "they", "you" and "Mom" point at residents as often) inherits a principal outside the
+        pack's subject roles (a caregiver, a driver) on a tag of ``_NOT_A_VISITORS``: the
+        talk may have moved on to a resident's matter ("Rosa's care PIN is 7318" then Maya's
+        "The exact time is 7:10 PM", "The side door code is 4471", "We fly out Friday",
+        "Mom's phone PIN is 8812"), which the visitor must not read as their own. A code
+        alone is the home's only when the sentence says it opens the home's or a person's
+        things (``_HOME_CODE``, ``_HOME_DOOR``): "It changes to 7319 on Friday" or "The
+        backup phrase is red maple" is still the visitor's. Only in packs whose subject
+        roles leave some principals out (in the office pack no one is a subject, so no one
+        is a visitor)."""
+        protected = tags & _NOT_A_VISITORS
+        if not self._visitors or not protected or _ONE_PERSON.search(sentence):
             return False
-        if _THIRD_PERSON.search(sentence) or _REFERENCE.search(sentence.lower()):
-            return False
+        if protected == {"credentials"} and not (_HOME_CODE.search(sentence) or _HOME_DOOR.search(sentence)):
+            return False  # "It changes to 7319 on Friday", "The backup phrase is red maple": still theirs
         return any(p in self.roles and not self.pack.is_subject_role(self.roles[p]) for p in found)
 
     def _people_of(self, context: Iterable[str]) -> set[str]:

@@ -283,9 +283,11 @@ _CONTRAST = re.compile(
 )
 _REASON_END = re.compile(r"[,;:]")
 _QUOTATION = re.compile(r"(?<!\w)['‘\"“][^'’\"”]+['’\"”](?!\w)")
-_OWNS = re.compile(r"\s*(?:the\s+)?[A-Z][a-z]+['’]s\s")
+_OWNS = re.compile(
+    r"\s*(?:(?:also|then)\s+)?(?:(?:the|(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.)\s+)?(?:[A-Z][a-z]+['’]s|[A-Z][a-z]+s['’]|her|his|their)\s"
+)
 _SHARES_VALUE = re.compile(  # "... moved to 12:50 PM and Tuesday's ECG too": the same value
-    r"\b(?:too|as\s+well|also|likewise|with\s+it|the\s+same|along\s+with|to\s+match|follows?(?:\s+suit)?"
+    r"\b(?:too|as\s+well|also|likewise|with\s+it|the\s+same|along\s+with|to\s+match|follows?\s+suit"
     r"|stays?|remains?)\b",
     re.I,
 )
@@ -634,7 +636,7 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
     bounds, start, joined = [], 0, [False]
     for a, b in cuts:
         bounds.append((start, a))
-        joined.append(sentence[a:b].strip().lower().endswith("and"))
+        joined.append(sentence[a:b].strip().lower().endswith("and") or sentence[a:b].strip() == ",")
         start = b
     bounds.append((start, len(sentence)))
     merged: list[tuple[int, int]] = []

@@ -107,6 +107,22 @@ def test_an_item_naming_its_own_owner_and_no_value_is_not_the_values() -> None:
 
 
 @pytest.mark.parametrize(
+    "confirmation",
+    [
+        "I am confirming the nurse callback at 8:40 AM and Dr. Patel's ECG review.",
+        "Confirming the nurse callback at 8:40 AM and her ECG plus echo.",
+        "Confirming Monday's nurse callback at 8:40 AM, Tuesday's ECG, and Wednesday's labs.",
+        "The nurse callback is at 8:40 AM and then Tuesday's ECG.",
+        "The standup stays at 9:30 AM and the Designers' critique.",
+    ],
+)
+def test_an_owners_valueless_item_in_other_shapes_is_not_the_values(confirmation: str) -> None:
+    """A review's wrong cuts: a titled, plural or pronoun owner, "and then", a list's comma."""
+    change = "I found an opening. Tuesday's ECG can move to 12:50 PM, the critique to 11 AM."
+    assert find_claim_supersessions(records(confirmation, change), []) == []
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [
         ("Tuesday's ECG is at 10 AM.", "The cardiology visit moved to 12:50 PM and Tuesday's ECG too."),

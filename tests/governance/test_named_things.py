@@ -391,12 +391,28 @@ def test_a_weekday_a_scope_ties_to_a_thing_names_it_for_logistics(home: Labeler)
         "The Saturday side door code is 4471.",  # a code is never a thing's by its day
         "We are away Saturday from 9 AM.",  # an absence
         "The window is Saturday and Tuesday at 9 AM.",  # a day no scope ties to the thing
-        "Leah is busy this weekend. Current window is Saturday 9:10 AM.",  # a person named just before
+        "Leah is busy this weekend. Current window is Saturday 9:10 AM.",  # a person named in the turn
+        "Current window is Saturday 9:10 AM. Leah is nervous about it.",
+        "Saturday the kids are at the Elm Street fair until 4 PM.",  # a review's cases: the household
+        "Saturday nobody will be in the house after 9 AM.",
+        "Our Saturday anniversary dinner is at 7 PM.",
+        "Saturday dentist at 10:30 AM on Elm Street.",  # health
+        "Saturday chemo infusion at 8 AM at St. Mary's.",
     ],
 )
 def test_a_weekday_names_no_thing_for_a_persons_matter(home: Labeler, text: str) -> None:
-    found, _ = subjects(home, text, "mara", {"leah"})
+    """Said by the delegate who runs the Archive, so only the sentence's words decide."""
+    found, _ = subjects(home, text, "sonia", {"leah"})
     assert ARCHIVE not in set().union(*found), text
+
+
+def test_a_weekday_names_a_thing_only_in_the_words_of_who_runs_it(home: Labeler) -> None:
+    """A review's case: the resident's "Saturday game is at 9 AM at Riverside Field", said the
+    turn after naming her son, went to the Archive, which every visitor reads."""
+    found, _ = subjects(home, "Saturday game is at 9 AM at Riverside Field.", "mara", {"leah"})
+    assert found == [{"leah"}]
+    found, _ = subjects(home, "Saturday game is at 9 AM at Riverside Field.", "emma", {"leah"})
+    assert found == [{"leah"}]  # a delegate whose scope names no thing
 
 
 def test_a_weekday_two_scopes_tie_to_different_things_names_neither() -> None:

@@ -471,6 +471,11 @@ among it."""
 _ONE_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|himself|herself)\b", re.I)
 """Words referring back to one person: the visitor just named may be who is meant ("they", "you",
 "Mom" point at residents as often)."""
+_HOUSEHOLD_WORDS = re.compile(
+    r"\b(?:we|us|our|ours|kids?|children|everyone|everybody|family|grandma|grandpa|granny|baby|nobody"
+    r"|no\s+one|house|home|alone|empty|quiet)\b"
+)
+"""Words of the household or its people (lower-cased): a sentence with them is not a thing's by its day."""
 _WEEKDAY_NAME = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")(?:s|['’]s)?\b")
 _THING_CARRIED = frozenset(("scheduling", "location", "general"))
 """Tags an unnamed sentence may inherit a named thing for: its logistics, never a code."""
@@ -530,7 +535,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 15
+LABELING_VERSION = 16
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -607,6 +612,21 @@ def days_of_things(relationships: Sequence[Relationship], things: frozenset[str]
     return {day: next(iter(named)) for day, named in owners.items() if len(named) == 1 and "" not in named}
 
 
+def things_run_by(relationships: Sequence[Relationship], things: frozenset[str]) -> dict[str, frozenset[str]]:
+    """The things each principal's scope names (pairs more than one scope part names)."""
+    segments = _scope_segments(relationships, things)
+    counts = Counter(pair for _, named in segments for pair in named)
+    run: dict[str, set[str]] = {}
+    for relationship in relationships:
+        for name in SCOPE_ATTRIBUTES:
+            value = relationship.attributes.get(name)
+            if isinstance(value, str):
+                words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
+                pairs = {f"{a}_{b}" for a, b in itertools.pairwise(words)} & things
+                run.setdefault(relationship.principal_id, set()).update(p for p in pairs if counts[p] > 1)
+    return {principal: frozenset(named) for principal, named in run.items() if named}
+
+
 class Labeler:
     """Labels turns for one store: its pack, its principals and its resources."""
 
@@ -643,6 +663,7 @@ class Labeler:
         self._things = things_of(pack, relationships, principals)
         self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._thing_days = days_of_things(relationships, self._things)
+        self._things_run_by = things_run_by(relationships, self._things) if self._thing_days else {}
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
@@ -666,6 +687,7 @@ class Labeler:
                     sorted(self._things),
                     sorted(self._thing_cues.items()),
                     sorted(self._thing_days.items()),
+                    sorted((p, sorted(t)) for p, t in self._things_run_by.items()),
                 ]
             ).encode()
         ).hexdigest()
@@ -813,7 +835,8 @@ class Labeler:
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
         own: frozenset[str] | None = None  # after "My laptop PIN is 9032, ...", for this turn only
-        person_named = False  # in this turn: then an unnamed sentence may be that person's
+        # a person named anywhere in the turn may be whom its unnamed sentences speak of
+        person_named = bool(self._thing_days) and bool(self._people_of(self.mentioned(text)))
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
@@ -822,7 +845,6 @@ class Labeler:
             named = bool(subjects)
             if named:
                 own = None
-                person_named = person_named or bool(self._people_of(subjects))
                 previous = frozenset(
                     subjects | (self._people_of(context) if subjects <= self._things else set())
                 )
@@ -831,7 +853,9 @@ class Labeler:
                 things = subjects & self._things
                 if things and "credentials" in tags and not self._code_is_the_things(sentence, things):
                     subjects.add("")  # a code not shown to be the thing's is the home's
-            elif not person_named and own is None and (by_day := self._things_of_days(sentence, tags)):
+            elif (
+                not person_named and own is None and (by_day := self._things_of_days(sentence, tags, speaker))
+            ):
                 subjects = set(by_day)  # the carry goes on past it: a weekday names no one
             else:
                 found, previous = self._unnamed(sentence, tags, speaker, own or previous)
@@ -1105,22 +1129,28 @@ class Labeler:
             return people
         return previous & self._things
 
-    def _things_of_days(self, sentence: str, tags: frozenset[str]) -> frozenset[str]:
+    def _things_of_days(self, sentence: str, tags: frozenset[str], speaker: str) -> frozenset[str]:
         """The things an unnamed sentence is about by the weekdays it names, for its
-        logistics: "Saturday buzz after 9:35 AM" is Walnut Wreath's when a scope ties
-        Saturday to it (:func:`days_of_things`), not the resident named many turns before.
-        None when it names another weekday, speaks of anyone ("my", "I", "her", "they") or
-        carries anything but logistics (a code, an absence, a private matter)."""
-        if not self._thing_days or not tags <= _THING_CARRIED:
+        logistics, when its speaker runs them: the manager's "Saturday buzz after 9:35 AM"
+        is Walnut Wreath's when her scope and the helper's tie Saturday to it
+        (:func:`days_of_things`), not the resident named many turns before. None when it
+        names another weekday, speaks of anyone or of the household ("I", "her", "they",
+        "we", "the kids", "nobody", "the house") or carries anything but logistics (a code,
+        an absence, a private matter): a resident's "Saturday dentist at 10:30 AM" is theirs."""
+        if not tags <= _THING_CARRIED:
             return frozenset()
         days = set(_WEEKDAY_NAME.findall(sentence.lower()))
         if not days or not days <= self._thing_days.keys():
             return frozenset()
+        things = frozenset(self._thing_days[day] for day in days)
+        if not things <= self._things_run_by.get(speaker, frozenset()):
+            return frozenset()
+        lowered = sentence.lower()
         if _FIRST_PERSON.search(sentence) or _MY.search(sentence) or _THIRD_PERSON.search(sentence):
             return frozenset()
-        if _REFERENCE.search(sentence.lower()):
+        if _REFERENCE.search(lowered) or _HOUSEHOLD_WORDS.search(lowered):
             return frozenset()
-        return frozenset(self._thing_days[day] for day in days)
+        return things
 
     def _code_cued(self, sentence: str, tags: frozenset[str], previous: frozenset[str]) -> frozenset[str]:
         """The thing an unnamed sentence giving one code is about: a thing of the talk

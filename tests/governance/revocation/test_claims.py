@@ -161,6 +161,35 @@ def test_a_claim_opening_on_a_longer_sibling_name_is_that_ones() -> None:
     assert len(find_claim_supersessions(rooming, [])) == 1  # an inflection names nothing else
 
 
+def test_a_claim_that_only_says_how_to_take_the_value_before_goes_with_it() -> None:
+    """Held-out sample 2036: "Treat August 29, 2026 as current until later update." stayed
+    current after the target moved on, since it names nothing the change names."""
+    found = found_in_any_batches(
+        records(
+            "Update: Willow now moves from August 18, 2026 to August 29, 2026 because review added a cycle. "
+            "Treat August 29, 2026 as current until later update.",
+            "Launch update: Willow now moves from August 29, 2026 to September 16, 2026 because work slowed.",
+        )
+    )
+    assert sorted((f.older, f.whole, f.reasons[0]) for f in found) == [
+        (0, True, "named-replaced"),
+        (0, True, "restates-replaced"),
+    ]
+    # a claim of its own beside the value is not taken with it
+    assert (
+        len(
+            find_claim_supersessions(
+                records(
+                    "The review moves to Tuesday at 10 AM. Parking opens at 10 AM.",
+                    "Update: the review moves from 10 AM to 11 AM.",
+                ),
+                [],
+            )
+        )
+        == 1
+    )
+
+
 def test_different_medications_are_different_things() -> None:
     old = only("Apixaban 5 mg BID.")
     new = only("Increase metoprolol tartrate to 37.5 mg BID.")

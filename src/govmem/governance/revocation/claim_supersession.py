@@ -50,7 +50,7 @@ from govmem.governance.revocation.phrase_supersession import (
     phrase_findings,
     replaced_things,
 )
-from govmem.governance.revocation.statements import analyse, unmatched_entities
+from govmem.governance.revocation.statements import analyse, stem, unmatched_entities
 
 ANCHOR_CONTAINMENT = 0.6
 """Share of the smaller claim's anchor stems that must occur in the other's."""
@@ -301,7 +301,7 @@ def find_claim_supersessions(
     weights.add([c for record in earlier for c in claims_of(record.text)])
     said: dict[int, tuple[list[Claim], dict[str, frozenset[str]], dict[str, frozenset[str]]]] = {}
 
-    revised: list[tuple[Claim, Claim, dict[str, frozenset[str]]]] = []
+    revised: list[tuple[Claim, int, Claim, dict[str, frozenset[str]]]] = []
 
     def revise(newer: ClaimRecord, older: ClaimRecord) -> None:
         if newer.key not in said:
@@ -338,7 +338,7 @@ def find_claim_supersessions(
                 superseded[(older.key, old.start)] = newer.valid_from
                 findings.append(ClaimFinding(older.key, old.start, old.end, newer.key, reasons, whole))
                 if newer is record_now:
-                    revised.append((old, by, gone))
+                    revised.append((old, older.key, by, gone))
 
     def restatements(newer: ClaimRecord, before: Sequence[ClaimRecord]) -> None:
         """Earlier claims restating a value ``newer`` just replaced, about what the replaced
@@ -351,10 +351,19 @@ def find_claim_supersessions(
                 newer.valid_from and other.valid_from and other.valid_from > newer.valid_from
             ):
                 continue
-            for claim in claims_of(other.text):
+            claims = claims_of(other.text)
+            for position, claim in enumerate(claims):
                 if not claim.asserts or not _open(superseded, (other.key, claim.start), newer.valid_from):
                     continue
-                for old, new_claim, gone in revised:
+                for old, old_key, new_claim, gone in revised:
+                    if old_key == other.key and position and claims[position - 1] == old:
+                        found = _follows_on(claim, old, gone, restated)
+                        if found is not None:
+                            superseded[(other.key, claim.start)] = newer.valid_from
+                            findings.append(
+                                ClaimFinding(other.key, claim.start, claim.end, newer.key, found[0], found[1])
+                            )
+                            break
                     if not same_thing(old, claim, weights) or not related(claim, new_claim):
                         continue
                     found = _restates(claim, old, new_claim, gone, restated, weights)
@@ -507,6 +516,61 @@ def _restates(
     if not lettered and not _within(claim, old, new, weights):
         return None
     if old.owners and claim.owners and not old.owners & claim.owners:
+        return None
+    whole = claim.sentence and all(
+        values <= gone.get(base_attribute(a), frozenset()) for a, values in claim.values.items()
+    )
+    return ("restates-replaced", "changed-" + "-".join(sorted(hit)), "revision-wording"), whole
+
+
+_RESTATING = frozenset(
+    stem(w)
+    for w in (
+        "treat",
+        "consider",
+        "regard",
+        "use",
+        "keep",
+        "count",
+        "hold",
+        "later",
+        "until",
+        "valid",
+        "active",
+        "official",
+        "record",
+        "note",
+        "log",
+        "confirm",
+        "assume",
+        "plan",
+        "working",
+    )
+)
+"""Stems of words that only say how to take a value ("Treat August 29, 2026 as current
+until later update"): a claim of nothing but these is about what the claim before it was."""
+
+
+def _follows_on(
+    claim: Claim, before: Claim, gone: Mapping[str, frozenset[str]], restated: Mapping[str, frozenset[str]]
+) -> tuple[tuple[str, ...], bool] | None:
+    """Whether ``claim``, the next claim after ``before`` in its record, only repeats a value
+    of ``before`` that a change replaced ("Willow now moves ... to August 29, 2026. Treat
+    August 29, 2026 as current until later update."), and whether it says nothing else. It
+    names nothing, and every value it gives is one ``before`` gave."""
+    if (claim.anchor - claim.heading) - _RESTATING or claim.owners or claim.entities or claim.kin:
+        return None
+    if (claim.capitals - claim.heading) - _RESTATING:
+        return None
+    if not all(values <= before.values.get(a, frozenset()) for a, values in claim.values.items()):
+        return None
+    hit = [
+        a
+        for a, values in claim.values.items()
+        if values & gone.get(base_attribute(a), frozenset())
+        and not values & restated.get(base_attribute(a), frozenset())
+    ]
+    if not hit:
         return None
     whole = claim.sentence and all(
         values <= gone.get(base_attribute(a), frozenset()) for a, values in claim.values.items()

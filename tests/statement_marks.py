@@ -39,11 +39,12 @@ def current(text: str, rows: Iterable[tuple], offset: int = 0, marks: bool = Tru
     rows = list(rows)
     cut = [(r[0], r[1]) for r in rows if r[5]]
     rows = [r for r in rows if r[5] or not any(a <= r[0] and r[1] <= b for a, b in cut)]
+    length = len(text)
     for start, end, _, _, _, whole in sorted(set(rows), key=lambda r: r[0], reverse=True):
         a, b = start - offset, end - offset
-        if a < 0 or b > len(text):
+        if a < 0 or b > length:
             continue
-        said = text[a:b].rstrip()
+        said = text[a:b].rstrip()  # a later cut may have closed up the space this one ended on
         if whole:  # the gap closed as reads close it (formatting, not what is tested)
             text = closed_up(text[:a], text[a + len(said) :], said)
         elif marks:  # the mark goes before the statement's closing punctuation

@@ -103,7 +103,7 @@ def test_a_persons_detail_beside_a_thing_stays_theirs(home: Labeler) -> None:
 
 def test_a_first_word_weekday_or_single_capital_is_not_a_thing(home: Labeler) -> None:
     for text in (
-        "Current window is Tuesday 9:10 AM to 10:35 AM.",
+        "Current window is Saturday 9:10 AM to 10:35 AM.",
         "Sunday Bins uses the hall closet.",
         "Saturday Leah window is 9 AM.",
     ):
@@ -369,68 +369,20 @@ def test_broad_wording_with_a_clock_time_is_safe_wording(home: Labeler) -> None:
         assert "safe_wording" not in home.tags_of(text), text
 
 
-def test_a_weekday_a_scope_ties_to_a_thing_names_it_for_logistics(home: Labeler) -> None:
-    """The guest's scope is ``saturday_apricot_archive_helper_only``: an unnamed Saturday
-    window is the Archive's, not the resident named many turns before, and the carry goes on."""
-    found, after = subjects(home, "Current window is Saturday 9:10 AM to 10:35 AM.", "sonia", {"leah"})
-    assert found == [{ARCHIVE}] and after == {"leah"}
-    found, _ = subjects(
-        home,
-        "Final summary: Saturday buzz after 9:35 AM; Saturday zones stay the scan table.",
-        "sonia",
-        {"leah"},
+def test_a_weekday_in_a_scope_names_no_thing() -> None:
+    """Withdrawn after two reviews: "Saturday ..." said without a name was the Saturday
+    helper's thing whenever a scope tied Saturday to it, and every visitor read it: a
+    resident's "Saturday orthodontist at 10 AM on Birch Lane", a child's "Saturday pickup
+    for the twins at 4 PM", "Saturday the flat is vacant from 9 AM to 8 PM", relayed by the
+    delegate the turn after the resident was named. The carried subject keeps them."""
+    labeler = Labeler(
+        load_pack("household"), [Principal(p, role, name) for p, (role, name) in PEOPLE.items()], SCOPES
     )
-    assert found == [{ARCHIVE}]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "My Saturday window is 9:10 AM to 10:35 AM.",  # the speaker's own
-        "Her Saturday window is 9:10 AM.",  # someone referred to
-        "The Saturday side door code is 4471.",  # a code is never a thing's by its day
-        "We are away Saturday from 9 AM.",  # an absence
-        "The window is Saturday and Tuesday at 9 AM.",  # a day no scope ties to the thing
-        "Leah is busy this weekend. Current window is Saturday 9:10 AM.",  # a person named in the turn
-        "Current window is Saturday 9:10 AM. Leah is nervous about it.",
-        "Saturday the kids are at the Elm Street fair until 4 PM.",  # a review's cases: the household
-        "Saturday nobody will be in the house after 9 AM.",
-        "Our Saturday anniversary dinner is at 7 PM.",
-        "Saturday dentist at 10:30 AM on Elm Street.",  # health
-        "Saturday chemo infusion at 8 AM at St. Mary's.",
-    ],
-)
-def test_a_weekday_names_no_thing_for_a_persons_matter(home: Labeler, text: str) -> None:
-    """Said by the delegate who runs the Archive, so only the sentence's words decide."""
-    found, _ = subjects(home, text, "sonia", {"leah"})
-    assert ARCHIVE not in set().union(*found), text
-
-
-def test_a_weekday_names_a_thing_only_in_the_words_of_who_runs_it(home: Labeler) -> None:
-    """A review's case: the resident's "Saturday game is at 9 AM at Riverside Field", said the
-    turn after naming her son, went to the Archive, which every visitor reads."""
-    found, _ = subjects(home, "Saturday game is at 9 AM at Riverside Field.", "mara", {"leah"})
-    assert found == [{"leah"}]
-    found, _ = subjects(home, "Saturday game is at 9 AM at Riverside Field.", "emma", {"leah"})
-    assert found == [{"leah"}]  # a delegate whose scope names no thing
-
-
-def test_a_weekday_two_scopes_tie_to_different_things_names_neither() -> None:
-    from govmem.governance.labeling import days_of_things
-
-    things = frozenset({"apricot_archive", "apricot_adapter"})
-    scopes = [
-        Relationship(
-            "guest_of_resident", "noah", "", {"access_scope": "saturday_apricot_archive_helper_only"}
-        ),
-        Relationship(
-            "guest_of_resident", "ivy", "", {"access_scope": "saturday_apricot_adapter_signoff_only"}
-        ),
-        Relationship(
-            "logistics_delegate", "sonia", "", {"access_scope": "apricot_archive_and_apricot_adapter_only"}
-        ),
-        Relationship("guest_of_resident", "zed", "", {"access_scope": "sunday_apricot_adapter_signoff_only"}),
-        Relationship("cleaner_for", "pia", "", {"access_scope": "friday_fitting_and_sunday_return_only"}),
-    ]
-    assert days_of_things(scopes, things) == {}  # Saturday is both's; Sunday is also nothing's
-    assert days_of_things(scopes[2:4], things) == {"sunday": "apricot_adapter"}
+    for text in (
+        "Saturday orthodontist at 10 AM on Birch Lane.",
+        "Saturday pickup for the twins at 4 PM.",
+        "Saturday the flat is vacant from 9 AM to 8 PM.",
+        "Saturday buzz after 9:35 AM at the lobby desk.",
+    ):
+        found, _ = subjects(labeler, text, "sonia", {"leah"})
+        assert found == [{"leah"}], text

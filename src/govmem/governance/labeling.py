@@ -18,7 +18,6 @@ import hashlib
 import itertools
 import json
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -471,12 +470,6 @@ among it."""
 _ONE_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|himself|herself)\b", re.I)
 """Words referring back to one person: the visitor just named may be who is meant ("they", "you",
 "Mom" point at residents as often)."""
-_HOUSEHOLD_WORDS = re.compile(
-    r"\b(?:we|us|our|ours|kids?|children|everyone|everybody|family|grandma|grandpa|granny|baby|nobody"
-    r"|no\s+one|house|home|alone|empty|quiet)\b"
-)
-"""Words of the household or its people (lower-cased): a sentence with them is not a thing's by its day."""
-_WEEKDAY_NAME = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")(?:s|['’]s)?\b")
 _THING_CARRIED = frozenset(("scheduling", "location", "general"))
 """Tags an unnamed sentence may inherit a named thing for: its logistics, never a code."""
 _CLAUSE_BREAK = re.compile(
@@ -535,7 +528,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 16
+LABELING_VERSION = 17
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -569,8 +562,18 @@ def cues_of_things(
     """Words a scope ties to one thing ("saturday_walnut_wreath_helper_only": helper is
     Walnut Wreath's; a weekday or month never is), where no scope ties them to another.
     The things are the pairs more than one scope names, so "wreath_helper" is not one."""
-    segments = _scope_segments(relationships, things)
-    counts = Counter(pair for _, named in segments for pair in named)
+    segments = []
+    for relationship in relationships:
+        for name in SCOPE_ATTRIBUTES:
+            value = relationship.attributes.get(name)
+            if isinstance(value, str):
+                for part in value.lower().split("_and_"):
+                    words = [w for w in re.split(r"[^a-z]+", part) if w]
+                    segments.append((words, {f"{a}_{b}" for a, b in itertools.pairwise(words)} & things))
+    counts: dict[str, int] = {}
+    for _, named in segments:
+        for pair in named:
+            counts[pair] = counts.get(pair, 0) + 1
     found: dict[str, set[str]] = {}
     for words, named in segments:
         shared = {pair for pair in named if counts[pair] > 1}
@@ -580,51 +583,6 @@ def cues_of_things(
     return {
         word: next(iter(owners)) for word, owners in found.items() if len(owners) == 1 and "" not in owners
     }
-
-
-def _scope_segments(
-    relationships: Sequence[Relationship], things: frozenset[str]
-) -> list[tuple[list[str], set[str]]]:
-    """Each part of each relationship scope (split at "_and_"): its words and the things it names."""
-    segments = []
-    for relationship in relationships:
-        for name in SCOPE_ATTRIBUTES:
-            value = relationship.attributes.get(name)
-            if isinstance(value, str):
-                for part in value.lower().split("_and_"):
-                    words = [w for w in re.split(r"[^a-z]+", part) if w]
-                    segments.append((words, {f"{a}_{b}" for a, b in itertools.pairwise(words)} & things))
-    return segments
-
-
-def days_of_things(relationships: Sequence[Relationship], things: frozenset[str]) -> dict[str, str]:
-    """Weekdays a scope ties to one thing ("saturday_walnut_wreath_helper_only": Saturday is
-    Walnut Wreath's), where no part of any scope names the weekday without that thing
-    ("friday_fitting_and_sunday_return_only" ties Friday and Sunday to nothing). As in
-    :func:`cues_of_things`, the things are the pairs more than one scope part names."""
-    segments = _scope_segments(relationships, things)
-    counts = Counter(pair for _, named in segments for pair in named)
-    owners: dict[str, set[str]] = {}
-    for words, named in segments:
-        shared = {pair for pair in named if counts[pair] > 1}
-        for day in set(words) & set(WEEKDAYS):
-            owners.setdefault(day, set()).update(shared if len(shared) == 1 else {""})
-    return {day: next(iter(named)) for day, named in owners.items() if len(named) == 1 and "" not in named}
-
-
-def things_run_by(relationships: Sequence[Relationship], things: frozenset[str]) -> dict[str, frozenset[str]]:
-    """The things each principal's scope names (pairs more than one scope part names)."""
-    segments = _scope_segments(relationships, things)
-    counts = Counter(pair for _, named in segments for pair in named)
-    run: dict[str, set[str]] = {}
-    for relationship in relationships:
-        for name in SCOPE_ATTRIBUTES:
-            value = relationship.attributes.get(name)
-            if isinstance(value, str):
-                words = [w for w in re.split(r"[^a-z]+", value.lower()) if w]
-                pairs = {f"{a}_{b}" for a, b in itertools.pairwise(words)} & things
-                run.setdefault(relationship.principal_id, set()).update(p for p in pairs if counts[p] > 1)
-    return {principal: frozenset(named) for principal, named in run.items() if named}
 
 
 class Labeler:
@@ -662,8 +620,6 @@ class Labeler:
         self._visitors = bool(pack.subject_roles) and not pack.is_subject_role("")
         self._things = things_of(pack, relationships, principals)
         self._thing_cues = cues_of_things(pack, relationships, self._things)
-        self._thing_days = days_of_things(relationships, self._things)
-        self._things_run_by = things_run_by(relationships, self._things) if self._thing_days else {}
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
         self._plain: dict[tuple[str | None, str, frozenset[str]], frozenset[Facet]] = {}
@@ -686,8 +642,6 @@ class Labeler:
                     [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
                     sorted(self._things),
                     sorted(self._thing_cues.items()),
-                    sorted(self._thing_days.items()),
-                    sorted((p, sorted(t)) for p, t in self._things_run_by.items()),
                 ]
             ).encode()
         ).hexdigest()
@@ -835,8 +789,6 @@ class Labeler:
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
         own: frozenset[str] | None = None  # after "My laptop PIN is 9032, ...", for this turn only
-        # a person named anywhere in the turn may be whom its unnamed sentences speak of
-        person_named = bool(self._thing_days) and bool(self._people_of(self.mentioned(text)))
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
@@ -853,10 +805,6 @@ class Labeler:
                 things = subjects & self._things
                 if things and "credentials" in tags and not self._code_is_the_things(sentence, things):
                     subjects.add("")  # a code not shown to be the thing's is the home's
-            elif (
-                not person_named and own is None and (by_day := self._things_of_days(sentence, tags, speaker))
-            ):
-                subjects = set(by_day)  # the carry goes on past it: a weekday names no one
             else:
                 found, previous = self._unnamed(sentence, tags, speaker, own or previous)
                 if own is not None:
@@ -1128,29 +1076,6 @@ class Labeler:
         if _THIRD_PERSON.search(sentence) or not tags <= _THING_CARRIED:
             return people
         return previous & self._things
-
-    def _things_of_days(self, sentence: str, tags: frozenset[str], speaker: str) -> frozenset[str]:
-        """The things an unnamed sentence is about by the weekdays it names, for its
-        logistics, when its speaker runs them: the manager's "Saturday buzz after 9:35 AM"
-        is Walnut Wreath's when her scope and the helper's tie Saturday to it
-        (:func:`days_of_things`), not the resident named many turns before. None when it
-        names another weekday, speaks of anyone or of the household ("I", "her", "they",
-        "we", "the kids", "nobody", "the house") or carries anything but logistics (a code,
-        an absence, a private matter): a resident's "Saturday dentist at 10:30 AM" is theirs."""
-        if not tags <= _THING_CARRIED:
-            return frozenset()
-        days = set(_WEEKDAY_NAME.findall(sentence.lower()))
-        if not days or not days <= self._thing_days.keys():
-            return frozenset()
-        things = frozenset(self._thing_days[day] for day in days)
-        if not things <= self._things_run_by.get(speaker, frozenset()):
-            return frozenset()
-        lowered = sentence.lower()
-        if _FIRST_PERSON.search(sentence) or _MY.search(sentence) or _THIRD_PERSON.search(sentence):
-            return frozenset()
-        if _REFERENCE.search(lowered) or _HOUSEHOLD_WORDS.search(lowered):
-            return frozenset()
-        return things
 
     def _code_cued(self, sentence: str, tags: frozenset[str], previous: frozenset[str]) -> frozenset[str]:
         """The thing an unnamed sentence giving one code is about: a thing of the talk

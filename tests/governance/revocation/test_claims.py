@@ -190,6 +190,51 @@ def test_a_claim_that_only_says_how_to_take_the_value_before_goes_with_it() -> N
     )
 
 
+@pytest.mark.parametrize(
+    ("earlier", "change"),
+    [
+        (
+            "The flu shot and the blood draw are both moved to Tuesday at 9 AM. Treat 9 AM as confirmed.",
+            "Update: the blood draw moves from 9 AM to 11 AM.",
+        ),
+        (
+            "Physio is now Monday and Wednesday at 9 AM. Keep 9 AM on Wednesday.",
+            "Update: Monday physio moves from 9 AM to 10 AM.",
+        ),
+        (
+            "Piano lessons are now Tuesdays and Thursdays at 4 PM. Treat 4 PM as current.",
+            "Update: Thursday piano moves from 4 PM to 5 PM.",
+        ),
+        (
+            "The school bus now leaves at 7:40 AM. Use 7:40 AM for both.",
+            "Update: the bus moves from 7:40 AM to 7:55 AM.",
+        ),
+        (
+            "Metoprolol is now 5 mg in the evening. Morning dose: keep 5 mg.",
+            "Update: metoprolol changes from 5 mg to 10 mg in the evening.",
+        ),
+        (
+            "The budget review moves to Thursday at 3 PM. Planning stays at 3 PM.",
+            "Update: the budget review moves from 3 PM to 4 PM.",
+        ),
+        (
+            "The tuition deadline moves to March 30. The hold is valid until March 30.",
+            "Update: the tuition deadline moves from March 30 to April 6.",
+        ),
+        (
+            "The flu clinic is now October 14. Use by October 14.",
+            "Update: the flu clinic moves from October 14 to October 21.",
+        ),
+    ],
+)
+def test_a_claim_after_the_changed_one_that_holds_on_its_own_stays(earlier: str, change: str) -> None:
+    """A review's wrong cuts of the first version: another thing or day of the value, a
+    heading naming another thing, a noun among the words of taking, an expiry."""
+    follow_on = claims_of(earlier)[-1]
+    found = find_claim_supersessions(records(earlier, change), [])
+    assert all(f.start != follow_on.start for f in found), found
+
+
 def test_different_medications_are_different_things() -> None:
     old = only("Apixaban 5 mg BID.")
     new = only("Increase metoprolol tartrate to 37.5 mg BID.")

@@ -357,7 +357,7 @@ def find_claim_supersessions(
                     continue
                 for old, old_key, new_claim, gone in revised:
                     if old_key == other.key and position and claims[position - 1] == old:
-                        found = _follows_on(claim, old, gone, restated)
+                        found = _follows_on(claim, old, gone, restated, other.text)
                         if found is not None:
                             superseded[(other.key, claim.start)] = newer.valid_from
                             findings.append(
@@ -523,59 +523,65 @@ def _restates(
     return ("restates-replaced", "changed-" + "-".join(sorted(hit)), "revision-wording"), whole
 
 
-_RESTATING = frozenset(
+_TAKING = frozenset(
     stem(w)
     for w in (
         "treat",
         "consider",
         "regard",
-        "use",
         "keep",
+        "use",
         "count",
         "hold",
-        "later",
-        "until",
-        "valid",
-        "active",
-        "official",
-        "record",
-        "note",
-        "log",
         "confirm",
-        "assume",
-        "plan",
-        "working",
+        "log",
+        "note",
+        "record",
     )
 )
-"""Stems of words that only say how to take a value ("Treat August 29, 2026 as current
-until later update"): a claim of nothing but these is about what the claim before it was."""
+"""Stems of verbs that say how to take a value ("Treat August 29, 2026 as current until later
+update", "Keep 10 AM"), opening a claim that says nothing else."""
+_RESTATING = _TAKING | frozenset(stem(w) for w in ("later", "until", "current", "confirmed"))
+_SEVERAL = re.compile(r"\b(?:both|each|all|either|too|also|as\s+well|every)\b", re.IGNORECASE)
+_FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
+_DAYS = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*day", re.IGNORECASE)
 
 
 def _follows_on(
-    claim: Claim, before: Claim, gone: Mapping[str, frozenset[str]], restated: Mapping[str, frozenset[str]]
+    claim: Claim,
+    before: Claim,
+    gone: Mapping[str, frozenset[str]],
+    restated: Mapping[str, frozenset[str]],
+    text: str,
 ) -> tuple[tuple[str, ...], bool] | None:
-    """Whether ``claim``, the next claim after ``before`` in its record, only repeats a value
-    of ``before`` that a change replaced ("Willow now moves ... to August 29, 2026. Treat
-    August 29, 2026 as current until later update."), and whether it says nothing else. It
-    names nothing, and every value it gives is one ``before`` gave."""
-    if (claim.anchor - claim.heading) - _RESTATING or claim.owners or claim.entities or claim.kin:
+    """Whether ``claim``, the next claim after ``before`` in its record (``text``), only says
+    how to take a value of ``before`` that a change replaced ("Willow now moves ... to August
+    29, 2026. Treat August 29, 2026 as current until later update."), and whether it says
+    nothing else. It opens on a verb of taking (``_TAKING``) and has no other word of its
+    own, names nothing, gives only replaced values, and neither it nor ``before`` speaks of
+    several things ("both", "too"); every value ``before`` gave was replaced (after "Physio is
+    now Monday and Wednesday at 9 AM", a Monday move leaves "Keep 9 AM")."""
+    said = text[claim.start : claim.end]
+    first = _FIRST_WORD.match(said)
+    if first is None or stem(first.group(1).lower()) not in _TAKING:
         return None
-    if (claim.capitals - claim.heading) - _RESTATING:
+    if claim.anchor - _RESTATING or claim.owners or claim.entities or claim.kin or claim.capitals - _TAKING:
+        return None
+    earlier = text[before.start : before.end]
+    if _SEVERAL.search(said) or _SEVERAL.search(earlier) or len(set(_DAYS.findall(earlier.lower()))) > 1:
+        return None  # "Piano lessons are now Tuesdays and Thursdays at 4 PM": a slot a day
+    if said[first.end() :].lstrip().lower().startswith("by "):
+        return None  # "Use by October 14": an expiry, not a way to take the date
+    if not all(values <= gone.get(base_attribute(a), frozenset()) for a, values in before.values.items()):
         return None
     if not all(values <= before.values.get(a, frozenset()) for a, values in claim.values.items()):
         return None
     hit = [
-        a
-        for a, values in claim.values.items()
-        if values & gone.get(base_attribute(a), frozenset())
-        and not values & restated.get(base_attribute(a), frozenset())
+        a for a, values in claim.values.items() if not values & restated.get(base_attribute(a), frozenset())
     ]
     if not hit:
         return None
-    whole = claim.sentence and all(
-        values <= gone.get(base_attribute(a), frozenset()) for a, values in claim.values.items()
-    )
-    return ("restates-replaced", "changed-" + "-".join(sorted(hit)), "revision-wording"), whole
+    return ("restates-replaced", "changed-" + "-".join(sorted(hit)), "revision-wording"), claim.sentence
 
 
 def _within(claim: Claim, old: Claim, new: Claim, weights: Weights) -> bool:

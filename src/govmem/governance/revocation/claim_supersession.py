@@ -42,6 +42,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from govmem.governance.labeling import sentence_spans
 from govmem.governance.revocation.claims import Claim, claims_of
@@ -315,8 +316,6 @@ def find_claim_supersessions(
             c for c in claims if c.asserts and _open(superseded, (older.key, c.start), newer.valid_from)
         ]
         for old in current:
-            if _about_another(older.text[old.start : old.end], newer.text):
-                continue
             # "my window" said by someone else: another person's slot
             revising_here = [c for c in revising if not c.mine] if others_speaker and old.mine else revising
             revising_here = [c for c in revising_here if not _meant_another(old, c, current, weights)]
@@ -333,7 +332,7 @@ def find_claim_supersessions(
                 named,
                 analyse(older.text).entities,
             )
-            if found is not None:
+            if found is not None and not _about_another(older.text[old.start : old.end], newer.text):
                 reasons, whole, gone, by = found
                 superseded[(older.key, old.start)] = newer.valid_from
                 findings.append(ClaimFinding(older.key, old.start, old.end, newer.key, reasons, whole))
@@ -407,6 +406,11 @@ _INFLECTIONS = frozenset(
 )  # "Rooming" is no other name than "Room"
 
 
+@lru_cache(maxsize=4096)
+def _names_said(text: str) -> frozenset[str]:
+    return frozenset(w.group(0) for w in _NAME_WORD.finditer(text))
+
+
 def _about_another(text: str, newer: str) -> bool:
     """Whether a claim opens on a name the newer record never says that extends a name it
     does say: "Copperline has a separate 198,000 USD working budget and should never be
@@ -417,7 +421,7 @@ def _about_another(text: str, newer: str) -> bool:
     if opening is None:
         return False
     word = opening.group(1)
-    said = {w.group(0) for w in _NAME_WORD.finditer(newer)}
+    said = _names_said(newer)
     return word not in said and any(
         word.startswith(name) and len(word) - len(name) >= 3 and word[len(name) :] not in _INFLECTIONS
         for name in said

@@ -56,26 +56,6 @@ _REPLACEMENT = re.compile(
     + _STOP,
     re.IGNORECASE,
 )
-_ENDING = r"(?:cleared|lifted|cancel+ed|resolved|withdrawn)"
-"""Not "removed": "the exact Monday layer has been removed" is a deletion, which forgetting
-handles, and the rules about the layer still hold."""
-_ENDED = re.compile(
-    r"(?<![\w'’-])(?P<old>(?:[A-Za-z][\w'’-]*\s+){1,4}?[A-Za-z][\w-]*)\s+(?:is|are|has\s+been|have\s+been|was|were)"
-    r"\s+(?:now\s+)?" + _ENDING + r"\b",
-    re.IGNORECASE,
-)
-"""A thing said to have ended ("Maya's tuition hold is now cleared"): a state with no value,
-so the claims never see it change."""
-_ENDED_AFTER = re.compile(
-    r"\s+(?:(?:is|are|has\s+been|have\s+been|was|were|now)\s+)*" + _ENDING + r"\b", re.I
-)
-_ENDED_HEAD = re.compile(
-    r"(?:(?:the|a|an|my|our|your|his|her|their|this|that)\s+)?(?:(?:earlier|old|older|previous|prior|former"
-    r"|original|usual|tentative|temporary|provisional|current|initial|planned)\s+)*",
-    re.IGNORECASE,
-)
-_FOR_ONLY = re.compile(r"\bfor\s+(?:[\w'’-]+\s+){1,3}?only\b", re.IGNORECASE)
-_OWNER_WORD = re.compile(r"^(?:[\w-]+['’]s?\s+)+")
 _DENIED_BEFORE = re.compile(
     r"\b(?:rather\s+than|instead\s+of|replacing|in\s+place\s+of|not|no\s+longer|never|without|"
     r"from|formerly|previously|was|were)\s+" + _ARTICLE + _OLDNESS + r"$",
@@ -110,7 +90,7 @@ _WEEKDAY = re.compile(r"\b(" + "|".join([*WEEKDAYS, *SHORT_WEEKDAYS]) + r")s?\b"
 
 def names_replaced_things(text: str) -> bool:
     """Whether a text may name a thing as replaced (the cheap test before any other)."""
-    return (_REPLACEMENT.search(text) is not None or _ENDED.search(text) is not None) and any(
+    return _REPLACEMENT.search(text) is not None and any(
         replaced_things(text[a:b]) for a, b in sentence_spans(text)
     )
 
@@ -128,8 +108,6 @@ class Replacement:
     """The cue and the thing, in the sentence."""
     words: frozenset[str]
     """Stems of the sentence's other content words."""
-    ended: bool = False
-    """Said to have ended ("... is now cleared"), not replaced by another thing."""
 
 
 def replaced_things(sentence: str) -> list[Replacement]:
@@ -159,36 +137,6 @@ def replaced_things(sentence: str) -> list[Replacement]:
             continue  # "the transcript"; "Dr." of "rather than Dr. Okafor"
         content = {stem(w.lower()) for w in _WORDS.findall(rest) if w.lower() not in FUNCTION_WORDS}
         found.append(Replacement(old.lower(), holder, m.start(), m.end(), frozenset(content - CHANGE_STEMS)))
-    return found + _ended_things(sentence)
-
-
-def _ended_things(sentence: str) -> list[Replacement]:
-    """What a sentence says has ended: "Maya's tuition hold is now cleared" ends "the
-    tuition hold" (whose it is, the labeller's subjects judge). The thing is two or more
-    words after any owner, article and old-ness word, with no digit."""
-    found = []
-    for m in _ENDED.finditer(sentence):
-        rest = sentence[: m.start()] + " " + sentence[m.end() :]
-        if not _asserts(sentence) or _NORMATIVE.search(sentence[: m.start()]) or _NOT_DONE.search(rest):
-            continue
-        if (
-            _NEGATION.search(sentence[: m.end()])
-            or _ONE_PURPOSE.search(sentence)
-            or _FOR_ONLY.search(sentence)
-        ):
-            continue  # "... cleared for Friday only" says nothing of the rest
-        phrase = m.group("old")
-        owner = _OWNER_WORD.match(phrase)
-        start = m.start("old") + (owner.end() if owner else 0)
-        start = _ENDED_HEAD.match(sentence, start).end()
-        old = sentence[start : m.end("old")]
-        words = old.split()
-        if len(words) < 2 or any(c.isdigit() for c in old) or words[-1].lower() in FUNCTION_WORDS:
-            continue
-        if words[0].lower() in FUNCTION_WORDS:
-            continue
-        content = {stem(w.lower()) for w in _WORDS.findall(rest) if w.lower() not in FUNCTION_WORDS}
-        found.append(Replacement(old.lower(), None, start, m.end(), frozenset(content - CHANGE_STEMS), True))
     return found
 
 
@@ -269,10 +217,6 @@ def phrase_findings(
                         continue
                     if _NEGATION.search(clause[: named[0].start()]) or _located(clause):
                         continue  # "We are not waiting on ..."; a value in it is the claims' to judge
-                    if any(_ENDED_AFTER.match(clause, m.end()) for m in named):
-                        continue  # "tuition hold cleared": it says the thing ended itself
-                    if r.ended and _NORMATIVE.search(text, a, b):
-                        continue  # "the hold must stay off the public board": a rule about it
                     if not _about_the_same(clause, named[0], r):
                         continue
                     whole = len(clauses) == 1

@@ -394,9 +394,22 @@ def test_a_visitors_own_code_said_after_them_stays_theirs(
     assert own in recall_after(VISITING, said, "rosa", query)
 
 
-def test_a_drivers_backup_phrase_said_after_them_stays_theirs() -> None:
-    said = [
-        ("dana", "Gabe's release phrase is blue cedar."),
-        ("dana", "The backup phrase is red maple if the school asks."),
-    ]
-    assert "red maple" in recall_after(VISITING, said, "gabe", "What is the backup phrase?")
+@pytest.mark.parametrize(
+    "said",
+    [
+        ("dana", "The cabinet code is 4471."),
+        ("dana", "The PIN for the wine fridge is 2210."),
+        ("dana", "The backup key sits under the planter."),
+        ("maya", "The pharmacy portal password is tulip-9."),
+        ("dana", "The building entry code is 8080."),
+        ("maya", "Grandma's jewelry box code is 7070."),
+    ],
+)
+def test_a_code_said_after_a_visitors_own_is_the_homes(said: tuple[str, str]) -> None:
+    """A review's leaks of the version that kept any code without a door word the visitor's:
+    only a sentence opening on "it", "that", "the new one" goes on about the visitor's code
+    (so "The backup phrase is red maple" after the driver's phrase is hidden from him too)."""
+    secret = {"4471", "2210", "planter", "tulip-9", "8080", "7070"} & set(said[1].replace(".", " ").split())
+    query = "What is the code?"
+    assert not any(s in recall_after(VISITING, [ROSAS_PIN, said], "rosa", query) for s in secret)
+    assert all(s in recall_after(VISITING, [ROSAS_PIN, said], "dana", query) for s in secret)

@@ -470,6 +470,10 @@ among it."""
 _ONE_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|himself|herself)\b", re.I)
 """Words referring back to one person: the visitor just named may be who is meant ("they", "you",
 "Mom" point at residents as often)."""
+_GOES_ON = re.compile(
+    r"\W*(?:it|its|it['’]s|that|this|the\s+(?:new|old|next|same|current)\s+one|that\s+one|this\s+one)\b", re.I
+)
+"""A sentence opening on what the one before spoke of: its code is that code."""
 _THING_CARRIED = frozenset(("scheduling", "location", "general"))
 """Tags an unnamed sentence may inherit a named thing for: its logistics, never a code."""
 _CLAUSE_BREAK = re.compile(
@@ -528,7 +532,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 17
+LABELING_VERSION = 18
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -1052,16 +1056,17 @@ class Labeler:
         talk may have moved on to a resident's matter ("Rosa's care PIN is 7318" then Maya's
         "The exact time is 7:10 PM", "The side door code is 4471", "We fly out Friday",
         "Mom's phone PIN is 8812"), which the visitor must not read as their own. A code
-        alone is the home's only when the sentence says it opens the home's or a person's
-        things (``_HOME_CODE``, ``_HOME_DOOR``): "It changes to 7319 on Friday" or "The
-        backup phrase is red maple" is still the visitor's. Only in packs whose subject
+        alone stays the visitor's only when the sentence opens on what the one before spoke
+        of (``_GOES_ON``: "It changes to 7319 on Friday", "The new one from Friday is 7319");
+        "The cabinet code is 4471" is the home's, and so, over-hiding, is "The backup phrase
+        is red maple" after the driver's phrase. Only in packs whose subject
         roles leave some principals out (in the office pack no one is a subject, so no one
         is a visitor)."""
         protected = tags & _NOT_A_VISITORS
         if not self._visitors or not protected or _ONE_PERSON.search(sentence):
             return False
-        if protected == {"credentials"} and not (_HOME_CODE.search(sentence) or _HOME_DOOR.search(sentence)):
-            return False  # "It changes to 7319 on Friday", "The backup phrase is red maple": still theirs
+        if protected == {"credentials"} and _GOES_ON.match(sentence):
+            return False  # "It changes to 7319 on Friday", "The new one from Friday is 7319": still theirs
         return any(p in self.roles and not self.pack.is_subject_role(self.roles[p]) for p in found)
 
     def _people_of(self, context: Iterable[str]) -> set[str]:

@@ -413,3 +413,18 @@ def test_a_code_said_after_a_visitors_own_is_the_homes(said: tuple[str, str]) ->
     query = "What is the code?"
     assert not any(s in recall_after(VISITING, [ROSAS_PIN, said], "rosa", query) for s in secret)
     assert all(s in recall_after(VISITING, [ROSAS_PIN, said], "dana", query) for s in secret)
+
+
+@pytest.mark.parametrize(
+    ("said", "secret"),
+    [
+        (("maya", "Mom got a new phone. Her PIN is 5521."), "5521"),
+        (("maya", "Grandpa is staying with us. His pill box code is 3030."), "3030"),
+        (("maya", "Mom is at the hospital tonight; her passcode is 2580."), "2580"),
+        (("maya", "Dad is worried; his biopsy results come Tuesday."), "biopsy"),
+    ],
+)
+def test_her_or_his_after_a_relative_is_not_the_visitor(said: tuple[str, str], secret: str) -> None:
+    """A review's leaks: "her" after "Mom" in the turn points at her, not the caregiver named before."""
+    assert secret not in recall_after(VISITING, [ROSAS_PIN, said], "rosa", "What is the PIN?")
+    assert secret in recall_after(VISITING, [ROSAS_PIN, said], "dana", "What is the PIN?")

@@ -470,6 +470,12 @@ among it."""
 _ONE_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|himself|herself)\b", re.I)
 """Words referring back to one person: the visitor just named may be who is meant ("they", "you",
 "Mom" point at residents as often)."""
+_KIN = re.compile(
+    r"\b(?:mom|mum|mother|dad|father|grandma|grandpa|granny|grandmother|grandfather|aunt|auntie|uncle"
+    r"|husband|wife|son|daughter|brother|sister|baby|kids|children)\b",
+    re.I,
+)
+"""Family words: a "her" or "his" after one in the turn points at that relative, not the visitor."""
 _GOES_ON = re.compile(
     r"\W*(?:it|its|it['’]s|that|this|the\s+(?:new|old|next|same|current)\s+one|that\s+one|this\s+one)\b", re.I
 )
@@ -532,7 +538,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 18
+LABELING_VERSION = 19
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -825,7 +831,11 @@ class Labeler:
                     subjects = set(cued)
                 if not subjects:
                     subjects = self.subjects_of(self.mentioned(sentence), tags)  # named only in a contrast
-                elif found and speaker not in found and self._carries_a_visitor(sentence, found, tags):
+                elif (
+                    found
+                    and speaker not in found
+                    and self._carries_a_visitor(sentence, found, tags, text[:start])
+                ):
                     subjects.add("")  # a private matter carried onto a visitor is not theirs alone
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
@@ -1049,7 +1059,9 @@ class Labeler:
             people |= self._people_of((speaker,))
         return people
 
-    def _carries_a_visitor(self, sentence: str, found: frozenset[str], tags: frozenset[str]) -> bool:
+    def _carries_a_visitor(
+        self, sentence: str, found: frozenset[str], tags: frozenset[str], before: str = ""
+    ) -> bool:
         """Whether an unnamed sentence that does not refer back to one person ("her", "his";
         "they", "you" and "Mom" point at residents as often) inherits a principal outside the
         pack's subject roles (a caregiver, a driver) on a tag of ``_NOT_A_VISITORS``: the
@@ -1063,8 +1075,11 @@ class Labeler:
         roles leave some principals out (in the office pack no one is a subject, so no one
         is a visitor)."""
         protected = tags & _NOT_A_VISITORS
-        if not self._visitors or not protected or _ONE_PERSON.search(sentence):
+        if not self._visitors or not protected:
             return False
+        pronoun = _ONE_PERSON.search(sentence)
+        if pronoun and not _KIN.search(before + " " + sentence[: pronoun.start()]):
+            return False  # "Her exact arrival is 9:10 AM"; not "Mom got a new phone. Her PIN is 5521."
         if protected == {"credentials"} and _GOES_ON.match(sentence):
             return False  # "It changes to 7319 on Friday", "The new one from Friday is 7319": still theirs
         return any(p in self.roles and not self.pack.is_subject_role(self.roles[p]) for p in found)

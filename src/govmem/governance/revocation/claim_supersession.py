@@ -47,6 +47,7 @@ from functools import lru_cache
 from govmem.governance.labeling import sentence_spans
 from govmem.governance.revocation.claims import Claim, claims_of
 from govmem.governance.revocation.phrase_supersession import (
+    _weekdays,
     names_replaced_things,
     phrase_findings,
     replaced_things,
@@ -548,7 +549,6 @@ update", "Keep 10 AM"), opening a claim that says nothing else."""
 _RESTATING = _TAKING | frozenset(stem(w) for w in ("later", "until", "current", "confirmed"))
 _SEVERAL = re.compile(r"\b(?:both|each|all|either|too|also|as\s+well|every)\b", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
-_DAYS = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*day", re.IGNORECASE)
 
 
 def _follows_on(
@@ -572,7 +572,7 @@ def _follows_on(
     if claim.anchor - _RESTATING or claim.owners or claim.entities or claim.kin or claim.capitals - _TAKING:
         return None
     earlier = text[before.start : before.end]
-    if _SEVERAL.search(said) or _SEVERAL.search(earlier) or len(set(_DAYS.findall(earlier.lower()))) > 1:
+    if _SEVERAL.search(said) or _SEVERAL.search(earlier) or len(_weekdays(earlier)) > 1:
         return None  # "Piano lessons are now Tuesdays and Thursdays at 4 PM": a slot a day
     if said[first.end() :].lstrip().lower().startswith("by "):
         return None  # "Use by October 14": an expiry, not a way to take the date

@@ -633,22 +633,22 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
     cuts = [(m.start(), m.end()) for m in _CUT.finditer(sentence)]
     if not cuts:
         return [(0, len(sentence))]
-    bounds, start, joined = [], 0, [False]
+    bounds, start, listed = [], 0, [False]
     for a, b in cuts:
         bounds.append((start, a))
-        joined.append(sentence[a:b].strip().lower().endswith("and") or sentence[a:b].strip() == ",")
+        listed.append(sentence[a:b].strip() != ";")  # after "and" or a list's comma
         start = b
     bounds.append((start, len(sentence)))
     merged: list[tuple[int, int]] = []
     pending: tuple[int, int] | None = None
-    for (a, b), after_and in zip(bounds, joined, strict=True):
+    for (a, b), in_list in zip(bounds, listed, strict=True):
         if pending is not None:
             a, pending = pending[0], None
         piece = sentence[a:b]
         located = _located(piece)
         if (
             merged
-            and after_and
+            and in_list
             and not located
             and _OWNS.match(piece)
             and not _SHARES_VALUE.search(piece)

@@ -939,3 +939,124 @@ def test_a_name_the_old_turn_gives_before_its_claim_is_the_claims() -> None:
         "Initial plan is Thursday at 3:20 PM, and Tessa expects to arrive in the red Subaru."
     )
     assert not find_claim_supersessions(records(elsewhere, moved), [])  # another thing at 3:20 PM
+
+
+def test_a_clause_after_while_is_a_claim_of_its_own() -> None:
+    """In "X moves to Y while Z remains W" the change is the first clause's alone, so the
+    private amount and the public line of one sentence are superseded each by its own change."""
+    change, kept = claims_of(
+        "Review update: Elena's private Orbit Review target moves to September 14, 2027 "
+        "while the private room remains Observatory Annex Room 804."
+    )
+    assert change.values == {"date": {"september 14"}} and "room" not in change.anchor
+    assert kept.values == {"code": {"804"}}
+    both = "Current private amount is 2,860 USD while the public Summit Scholars line is 2,865 USD."
+    found = find_claim_supersessions(
+        records(both, "Public materials line is now 2,915 USD and still belongs only to Summit Scholars."), []
+    )
+    assert [both[f.start : f.end] for f in found] == ["the public Summit Scholars line is 2,865 USD."]
+
+
+def test_a_name_one_claim_says_as_an_owner_is_named_by_both() -> None:
+    """A possessive opening a sentence ("Review update: Elena's ...") is an owner, not a
+    name: it still names the Elena of "Elena's file"."""
+    old = (
+        "Private case note: the exact internal wording on Elena's file is 'restricted review "
+        "pending committee note', with an initial review target of September 13, 2027."
+    )
+    new = "Review update: Elena's private Orbit Review target moves to September 14, 2027."
+    found = found_in_any_batches(records(old, new))
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+    other = "Review update: Marco's private Orbit Review target moves to September 14, 2027."
+    assert not find_claim_supersessions(records(old, other), [])
+
+
+def test_a_code_without_a_separator_still_names_its_own_thing() -> None:
+    """Lab names such as "C3" and "C4" are two complement proteins, not two values of one label."""
+    old = "Preliminary lab recap posted: creatinine 1.6, urine protein/creatinine 1.9, and C3 low."
+    assert not find_claim_supersessions(records(old, "Complement update posted: C4 remains normal."), [])
+
+
+def test_an_older_value_the_change_keeps_is_not_replaced() -> None:
+    """A turn saying "Keep the older garage fallback 4408 only as emergency backup" keeps
+    4408 current; keeping it out of something does not."""
+    old = (
+        "Recording a fallback service garage code of 4408 in case the mudroom latch jams "
+        "during Sofia's cleaning window."
+    )
+    kept = (
+        "Updating Oak Cleaning credentials: Sofia's current cleaning PIN is now 5532. "
+        "Keep the older garage fallback 4408 only as emergency backup."
+    )
+    assert not find_claim_supersessions(records(old, kept), [])
+    assert only("Keep the older garage fallback 4408 only as emergency backup.").values == {"code": {"4408"}}
+    assert only("Keep the old code 4408 out of future notes.").replaced == {"code": {"4408"}}
+
+
+def test_a_clause_after_while_with_no_owner_of_its_own_keeps_the_owner_before_it() -> None:
+    old = "Dad's metoprolol is 25 mg in the morning while it's 12.5 mg at night."
+    assert not find_claim_supersessions(records(old, "Mom's melatonin at night goes up to 3 mg."), [])
+    found = find_claim_supersessions(records(old, "Dad's metoprolol at night goes up to 25 mg."), [])
+    assert [old[f.start : f.end] for f in found] == ["it's 12.5 mg at night."]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Leo Chen's dentist appointment is March 4 at 3 PM.",
+            "Mia Chen's dentist appointment moves to March 6 at 3 PM.",
+        ),
+        (
+            "The flu shot for Ana Silva is October 3 at 9 AM.",
+            "Rui Silva's flu shot moves to October 5 at 9 AM.",
+        ),
+        ("The badge for Andreas Vogel is CR-8804.", "Andrea's new badge at North Gate is CR-8816."),
+    ],
+)
+def test_a_family_name_two_people_share_is_no_owner_of_either(old: str, new: str) -> None:
+    """Nor is a name one letter shorter ("Andrea's" of "Andreas Vogel")."""
+    assert not find_claim_supersessions(records(old, new), [])
+
+
+def test_an_owner_names_the_name_it_opens() -> None:
+    old = "Public planning: Mia Dawson is on the roster and the printed materials line is 3,335 USD."
+    new = "Mia's public update: planning now uses Hall 416 with a printed materials line of 3,345 USD."
+    found = found_in_any_batches(records(old, new))
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Grace's dental cleaning is March 12 at 10 AM.",
+            "Dr. Kim's office called: the dental cleaning moves from March 12 to March 19.",
+        ),
+        (
+            "Dad's cardiology follow-up is April 2 at 9 AM.",
+            "Dr. Shah's office moved the cardiology follow-up from April 2 to April 9.",
+        ),
+    ],
+)
+def test_a_change_relayed_by_someone_else_still_names_the_value_it_replaces(old: str, new: str) -> None:
+    found = find_claim_supersessions(records(old, new), [])
+    assert [(f.older, f.newer) for f in found] == [(0, 1)]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "The budget becomes 20,000 USD once the board approves it.",
+        "In summer, the bedtime becomes 9 PM.",
+        "The conference room becomes available from 3 PM to 5 PM.",
+    ],
+)
+def test_what_a_value_becomes_under_a_condition_supersedes_nothing(rule: str) -> None:
+    olds = {
+        "budget": "The budget is 18,000 USD.",
+        "bedtime": "The bedtime is 8 PM.",
+        "room": "The conference room is booked from 1 PM to 3 PM.",
+    }
+    old = next(text for word, text in olds.items() if word in rule)
+    assert not find_claim_supersessions(records(old, rule), [])

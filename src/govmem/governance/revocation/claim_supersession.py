@@ -140,7 +140,7 @@ Weights = Mapping[str, float] | AnchorWeights
 
 def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     """Whether two claims are about the same thing (see the module docstring)."""
-    if unmatched_entities(old.entities, new.entities) and unmatched_entities(new.entities, old.entities):
+    if _unnamed_by(old, new) and _unnamed_by(new, old):
         return False
     if old.threads and new.threads and not old.threads & new.threads:
         return False  # "the Saturday setup window" and "the Sunday signoff layer"
@@ -175,7 +175,24 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     return mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
 
 
-def related(old: Claim, new: Claim, around: frozenset[str] = frozenset()) -> bool:
+def _unnamed_by(claim: Claim, other: Claim) -> frozenset[str]:
+    """The entities of ``claim`` that ``other`` names neither as an entity nor as an owner:
+    "Elena's file" and "Review update: Elena's private Orbit Review target" both name
+    Elena (a possessive opening a sentence is an owner, not an entity)."""
+    return frozenset(
+        name for name in unmatched_entities(claim.entities, other.entities) if not _opens(name, other.owners)
+    )
+
+
+def _opens(name: str, owners: frozenset[str]) -> bool:
+    """Whether an owner (a stem) is the first word of ``name``: "Mia's" names "Mia Dawson",
+    "Chen's" no "Leo Chen"; "Andrea's" no "Andreas Vogel" (a first word ending in "s" must
+    be the owner as it is, not its stem)."""
+    first = name.split(" ")[0]
+    return first in owners or (not first.endswith("s") and stem(first) in owners)
+
+
+def related(old: Claim, new: Claim, around: frozenset[str] = frozenset(), owned: bool = True) -> bool:
     """Whether two claims share a name or an anchor stem and do not each name an entity or
     thread the other does not: enough to be about the same thing when the new record names
     the old claim's value as the one it replaces ("Lighthouse moves from June 25 to July 2"
@@ -183,12 +200,16 @@ def related(old: Claim, new: Claim, around: frozenset[str] = frozenset()) -> boo
     old claim's turn, where the new one's may have been said first ("For Cedar Carpool,
     Tessa is ... . Initial plan is Thursday at 3:20 PM, ..." and "Updating Cedar Carpool:
     ... now 3:15 PM rather than 3:20 PM"). One called public and the other private are not
-    related (so a thing that turns public is not followed: left)."""
-    unshared = unmatched_entities(old.entities, new.entities)
-    if unshared and unmatched_entities(new.entities, old.entities | around):
+    related (so a thing that turns public is not followed: left). ``owned``: two people's
+    are not related either ("Sam's badge CR-8804", "Marco's new badge CR-8816"); off where
+    the new record names the old value, whoever's news it relays ("Dr. Kim's office called:
+    the dental cleaning moves from March 12 to March 19")."""
+    if _unnamed_by(old, new) and unmatched_entities(_unnamed_by(new, old), around):
         return False
     if old.threads and new.threads and not old.threads & new.threads:
         return False
+    if owned and old.owners and new.owners and not old.owners & new.owners:
+        return False  # "Sam's badge CR-8804" and "Marco's new badge CR-8816"
     if _opposed_audiences(old, new):
         return False
     said_around = bool(new.entities - unmatched_entities(new.entities, around))
@@ -709,7 +730,10 @@ def _revised_by(
         )
         if (
             not same_thing(old, new, weights)
-            and not ((replaced or kin) and related(old, new, old_turn_names if replaced else frozenset()))
+            and not (
+                (replaced or kin)
+                and related(old, new, old_turn_names if replaced else frozenset(), owned=not replaced)
+            )
             and not (kin and _shares_name(old, new))  # a code of the family, under the same name
             and not lettered
         ):

@@ -291,7 +291,8 @@ _SHARES_VALUE = re.compile(  # "... moved to 12:50 PM and Tuesday's ECG too": th
     r"|stays?|remains?)\b",
     re.I,
 )
-_CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)")
+_AFTER_WHILE = re.compile(r"\s(?:while|whereas)\s+$", re.I)
+_CUT = re.compile(r";\s+|,\s+and\s+|,\s+(?!\d)|\s+and\s+(?!\d)|\s+(?:while|whereas)\s+")
 
 
 @dataclass(frozen=True)
@@ -469,6 +470,14 @@ def _names_a_thread(text: str, match: re.Match[str]) -> bool:
     )
 
 
+_KEPT_BEFORE = re.compile(
+    r"\b(?:keep|keeps|kept|keeping|retain|retains|retained|retaining)\s+(?:the\s+|that\s+|this\s+)?$", re.I
+)
+"""Just before a cue of an old value: words keeping it ("keep the older fallback 4408")."""
+_LEFT_OUT = re.compile(r"\b(?:out\s+of|away\s+from|off\s+(?:the\s+)?\w+|hidden|private)\b", re.I)
+"""Keeping a value out of something is no keeping ("keep the old code out of notes")."""
+
+
 def _replaced_ranges(text: str) -> list[tuple[int, int]]:
     """Character ranges holding the values a text says were replaced: from a cue to the
     next stop word, and no further than a few words ("the earlier room TC-204", not "the
@@ -480,6 +489,8 @@ def _replaced_ranges(text: str) -> list[tuple[int, int]]:
     from" or "call from" replace nothing."""
     ranges = []
     for cue in REPLACED_CUE.finditer(text):
+        if _KEPT_BEFORE.search(text, 0, cue.start()) and not _LEFT_OUT.search(text, cue.end()):
+            continue  # "Keep the older garage fallback 4408 only as emergency backup"
         if (
             cue.group(0).lower() == "from"
             and _CHANGED_FROM.search(text, text.rfind(":", 0, cue.start()) + 1, cue.start()) is None
@@ -705,8 +716,17 @@ def claims_of(text: str) -> tuple[Claim, ...]:
             if _SHARED_TAIL.match(sentence, last_value)
             else set()
         )
+        before: frozenset[str] = frozenset()  # the owners of the piece before
         for p_start, p_end in pieces:
             context = frozenset(name for name, at in named_at if at < p_end) | after_values
+            owners = frozenset(stem(m.group(1).lower()) for m in _OWNER.finditer(sentence, p_start, p_end))
+            if (
+                not owners
+                and not any(p_start <= at < p_end for _, at in named_at)
+                and _AFTER_WHILE.search(sentence, 0, p_start)
+            ):
+                owners = before  # "Dad's metoprolol is 25 mg in the morning while it's 12.5 mg at night"
+            before = owners
             piece = sentence[p_start:p_end]
             located = _located(piece)
             if not located:
@@ -735,7 +755,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     threads=threads,
                     mine=bool(_MINE.search(piece)),
                     retires=bool(replaced) and _RETIRES.search(piece) is not None,
-                    owners=frozenset(stem(m.group(1).lower()) for m in _OWNER.finditer(piece)),
+                    owners=owners,
                     capitals=_capitalised(piece, max(0, header - p_start)),
                     kin=_KIN.search(piece) is not None,
                 )

@@ -348,3 +348,24 @@ def test_a_sentence_whose_rest_would_be_labelled_otherwise_goes_whole(sentence: 
     erasure = erase(sentence, Tombstones.of_items(["2745", "interview"]), memory.labeler().erasable_apart)
     assert erasure is not None and erasure.empty
     memory.close()
+
+
+def test_a_phrase_deleted_in_two_plain_words_leaves_no_row() -> None:
+    """A request of "Delete that temporary backup phrase now. Remove rowan ash from active memory.":
+    the phrase goes from the turn that gave it, the request and the acknowledgement."""
+    turns = [
+        Turn("t1", "ana", "The temporary backup phrase is rowan ash. " + DINNER, EPISODE, "2026-03-09T09:00"),
+        Turn(
+            "t2",
+            "ana",
+            "Delete that temporary backup phrase now. Remove rowan ash from active memory.",
+            EPISODE,
+            "2026-03-09T09:05",
+        ),
+        Turn(
+            "t3", "bo", "Deletion logged: rowan ash removed. Photo match only.", EPISODE, "2026-03-09T09:06"
+        ),
+    ]
+    with household(turns) as memory:
+        assert rows_with(memory, "rowan ash") == []
+        assert texts(memory)["t1"] == DINNER and texts(memory)["t3"] == "Photo match only."

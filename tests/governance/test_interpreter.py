@@ -401,3 +401,106 @@ def test_a_request_after_a_plain_no_is_still_a_request() -> None:
         "No. Delete the old overflow note mudroom bench lower cubby. Current overflow is the grey tote only."
     )
     assert keys(only(text)) == {"mudroom bench lower cubby"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Delete the temporary mudroom keypad 4158. Do not retain 4158 in future answers.",
+        "Delete resident-only typed fallback 4158; it uses QR LLN-9. Do not retain 4158 in future answers.",
+    ],
+)
+def test_what_a_turn_says_not_to_retain_is_not_kept(text: str) -> None:
+    assert keys(only(text)) == {"4158"}
+
+
+def test_a_value_named_current_right_after_the_verb_is_what_is_deleted() -> None:
+    request = only("Delete the current exact minute 6:10 PM and exact location north garage ramp.")
+    assert keys(request) == {"6:10", "north garage ramp"}
+
+
+def test_now_that_at_the_start_keeps_nothing() -> None:
+    request = only(
+        "Now that the portal is working, please delete the Cedar Bridge Recovery House backup contact "
+        "from assistant memory."
+    )
+    assert keys(request) == {"cedar bridge recovery house"}
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        (
+            "Delete the old overflow point den credenza lower drawer from shared memory.",
+            "den credenza lower drawer",
+        ),
+        ("Delete my Monday exact point north station glass rail.", "north station glass rail"),
+        (
+            "Delete the exact Sunday overflow fallback studio caddy lower drawer from memory.",
+            "studio caddy lower drawer",
+        ),
+        (
+            "Delete the hidden spare-key location under the gray planter by the 3B stair rail.",
+            "gray planter by the 3b stair rail",
+        ),
+    ],
+)
+def test_a_point_spot_or_fallback_names_the_place_after_it(text: str, item: str) -> None:
+    assert keys(only(text)) == {item}
+
+
+def test_two_plain_words_are_an_item_where_the_turn_says_what_kind_they_are() -> None:
+    request = only("Delete that temporary backup phrase now. Remove rowan ash from active memory.")
+    assert keys(request) == {"rowan ash"}
+    assert not requests("Remove rowan ash from active memory.")  # no kind: too little to erase by
+    assert not requests("Delete the old side door code from memory.")  # "side door" describes the code
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        (
+            "Delete the alarm codes 4158 and 7730 from memory. "
+            "Don't keep 4158, but 7730 stays for the cleaner.",
+            {"4158"},
+        ),
+        (
+            "Erase the old gate code 4158 from memory, the new one is 5521. "
+            "I never remember it, so keep 5521.",
+            {"4158"},
+        ),
+        ("Keep the new code 5521 and delete the old 4158 from memory.", {"4158"}),
+        ("Now that Priya has the new code 5521, delete the old 4158 from memory.", {"4158"}),
+        ("Now that the twins moved to Room 204, delete Room 118 from memory.", {"118"}),
+    ],
+)
+def test_what_a_request_keeps_around_it_stays(text: str, items: set[str]) -> None:
+    """From a read-only review: what the turn keeps before its verb, or after a clause
+    saying what not to keep, is no item."""
+    assert keys(only(text)) == items
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Delete the pickup spot near the school gate from memory.",
+        "Remove the meeting point at the north parking lot from memory.",
+        "Delete the fallback door code from memory.",
+        "Delete the spot at the side gate from memory.",
+        "Remove pickup time from memory.",
+        "Delete front desk from memory, the line is disconnected.",
+        "Remove spare key from memory, the location is in the lockbox now.",
+    ],
+)
+def test_a_common_place_or_a_description_is_no_item(text: str) -> None:
+    """Each would erase every sentence about the school gate, the front desk, the spare key."""
+    found = {key for request in requests(text) for key in keys(request)}
+    assert not found & {
+        "school gate",
+        "north parking lot",
+        "door code",
+        "side gate",
+        "pickup time",
+        "front desk",
+        "spare key",
+    }

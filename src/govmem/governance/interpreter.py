@@ -71,9 +71,9 @@ _KEEP = re.compile(
 _QUOTED = re.compile(r"(?:(?<=[\s(:])|^)['‘\"“](.{3,120}?)['’\"”](?=[\s.,;:!?)]|$)")
 _VALUE = re.compile(r"\w+(?:[-.,:'’/]\w+)*")
 _NAMING = re.compile(
-    r"\b(?:phrase|wording|label|alias|name|location note|location|note|value|mapping)\s+"
+    r"\b(?:phrase|wording|label|alias|name|location note|location|note|value|mapping|point|spot|fallback)\s+"
     r"((?:(?!(?:from|should|and|it|is|are|was|were|has|have|been|which|that|in|to|as|with|for|too|also|now|again)\b)"
-    r"[\w’'-]+\s*){1,8})",
+    r"[\w’'-]+\s*){1,10})",
     re.I,
 )
 _OBJECT_FROM_MEMORY = re.compile(
@@ -92,6 +92,11 @@ _GENERIC_WORDS = frozenset(
         my our your his her their the a an of and""",
     )
 )
+_ENDS_DESCRIBED = re.compile(
+    r"\b(?:spot|point|fallback|plan|code|number|pin|time|contact|line|phrase|name|address)s?$", re.I
+)
+_PLACE_WORDS = re.compile(r"^(?:(?:under|behind|beside|near|inside|at|by|on|in|the|a)\s+)+", re.I)
+"""Words before a place that a location names ("location under the gray planter")."""
 _TOPIC = re.compile(r"(?:about|on|regarding|of|for|concerning)\b", re.I)
 """A naming noun followed by a topic ("the note about my sessions") names no value."""
 _CAPITALIZED = re.compile(r"(?<![\w-])([A-Z][a-z][\w’'-]*(?:\s+[A-Z][\w’'-]*){0,4})\b")
@@ -106,6 +111,7 @@ KIND_WORDS = re.compile(
     r"line|room|seat|identifier|time|entrance)s?\b",
     re.I,
 )
+_SECRET_KINDS = frozenset({"phrase", "wording", "alias", "label", "token", "mapping"})
 _FUNCTION_WORDS = frozenset(
     [
         "the",
@@ -171,9 +177,16 @@ class RuleInterpreter:
         items: list[str] = []
         kinds: set[str] = set()
         for sentence in named:
-            items.extend(_items_of(_reported_part(sentence)))
             kinds.update(k.lower() for k in KIND_WORDS.findall(_before_keep(sentence)))
-        kept = {_key(i) for s in sentences if s not in named for i in _items_of(s, everything=True)}
+        secret = {k for k in kinds if k in _SECRET_KINDS}
+        for sentence in named:  # a turn naming what kind its items are may name one in two plain words
+            items.extend(_items_of(_reported_part(sentence), plain_words=2 if secret else 3))
+        kept = {
+            _key(i)
+            for s in sentences
+            if s not in named
+            for i in _items_of(_before_not_kept(s), everything=True)
+        }
         kept |= {_key(i) for s in named for i in _kept_in(s)}
         unique: dict[str, str] = {}
         for item in items:
@@ -218,19 +231,64 @@ _TURN_TO_KEEP = re.compile(
 )
 
 
+_LEAD_KEEP = re.compile(r"^\W*(?:keep|retain|(?:the\s+)?(?:current|active)|now that)\b", re.I)
+
+
+def _lead(sentence: str) -> int:
+    """Where the request starts in a sentence that opens with what to keep ("Keep 5521 and
+    delete 4158", "Now that Priya has 5521, delete 4158"): at its deletion verb."""
+    if _LEAD_KEEP.match(sentence):
+        verb = re.search(_ACTIVE, sentence, re.I)
+        if verb:
+            return verb.start()
+    return 0
+
+
+def _turn_to_keep(sentence: str) -> re.Match[str] | None:
+    """Where a sentence turns to what to keep, if it does after its first word: not at a
+    deletion verb's object ("Delete the current exact minute 6:10 PM" deletes it)."""
+    lead = _lead(sentence)
+    for cut in _TURN_TO_KEEP.finditer(sentence):
+        if cut.start() > lead and not _AFTER_VERB.search(sentence, 0, cut.start()):
+            return cut
+    return None
+
+
+_AFTER_VERB = re.compile(rf"{_ACTIVE}\s*$", re.I)
+
+
 def _before_keep(sentence: str) -> str:
     """The part of a sentence before it turns to what to keep ("...; keep only X")."""
-    cut = _TURN_TO_KEEP.search(sentence)
-    return sentence[: cut.start()] if cut and cut.start() > 0 else sentence
+    cut, lead = _turn_to_keep(sentence), _lead(sentence)
+    return sentence[lead : cut.start()] if cut else sentence[lead:]
 
 
 def _kept_in(sentence: str) -> list[str]:
-    cut = _TURN_TO_KEEP.search(sentence)
-    return _items_of(sentence[cut.start() :], everything=True) if cut else []
+    cut, lead = _turn_to_keep(sentence), _lead(sentence)
+    kept = _items_of(sentence[cut.start() :], everything=True) if cut else []
+    if lead and not sentence.lstrip(" \"'").lower().startswith("now that"):
+        kept += _items_of(sentence[:lead], everything=True)  # "Keep 5521 and delete 4158"
+    return kept
 
 
-def _items_of(sentence: str, everything: bool = False) -> list[str]:
-    """The quoted text, values, named phrases and listed place names of a sentence.
+_NOT_KEPT = re.compile(r"\b(?:do\s+not|don['’]t|never|no\s+longer)\s+(?:retain|keep|store|remember)\b", re.I)
+
+
+def _before_not_kept(sentence: str) -> str:
+    """A sentence up to where it says what not to keep: "Do not retain 4158 in future
+    answers" keeps nothing of 4158 (so the request's 4158 stays an item)."""
+    for cut in reversed(list(_NOT_KEPT.finditer(sentence))):
+        end = _CLAUSE_BREAK.search(sentence, cut.end())
+        sentence = sentence[: cut.start()] + (sentence[end.start() :] if end else "")
+    return sentence
+
+
+_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:but|so|and\s+(?:keep|retain))\b", re.I)
+
+
+def _items_of(sentence: str, everything: bool = False, plain_words: int = 3) -> list[str]:
+    """The quoted text, values, named phrases and listed place names of a sentence, or
+    else its plain objects of at least ``plain_words`` words (:func:`_plain_objects`).
 
     ``everything`` reads the whole sentence (to find what a sentence keeps);
     otherwise only the part before it turns to what to keep.
@@ -253,11 +311,19 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
             elif index > 0 and words[index - 1].lower() not in _FUNCTION_WORDS:
                 found.append(f"{words[index - 1]} {word}")  # "room 12", "seat B7"
     for match in _NAMING.finditer(part):
-        phrase = match.group(1).strip(" ,.;")
+        said = match.group(1).strip(" ,.;")
+        phrase = _PLACE_WORDS.sub("", said)
+        new_noun = match.group(0).split()[0].lower() in {"point", "spot", "fallback"}
+        if (new_noun or phrase != said) and (
+            len(phrase.split()) < 4 or _ENDS_DESCRIBED.search(phrase)
+        ):  # "pickup spot near the school gate", "fallback door code": a common place or a description
+            if new_noun:
+                continue
+            phrase = said  # "location under the kitchen sink": as before
         if (
             phrase
             and (" " in phrase or not phrase.islower())  # "the wording side:" names nothing
-            and not any(c.isdigit() for c in phrase)
+            and (not any(c.isdigit() for c in phrase) or len(phrase.split()) >= 3)  # "by the 3B stair rail"
             and phrase[0] not in "'‘\"“"
             and not _TOPIC.match(phrase)
         ):
@@ -274,25 +340,31 @@ def _items_of(sentence: str, everything: bool = False) -> list[str]:
             rest = after[match.end() :]
             if _LISTED_AFTER.match(rest) or _PLACE_HEAD.match(rest):
                 found.append(name)
-    return found or _plain_objects(part)
+    return found or _plain_objects(part, plain_words)
 
 
-def _plain_objects(part: str) -> list[str]:
+def _plain_objects(part: str, least: int = 3) -> list[str]:
     """What a request names in plain lower-case words when it names no value, name or
     quotation: "Remove entry coat closet upper rod from active memory" names the coat
-    closet upper rod. At least three words beside the generic ones: "the old code" names
-    nothing of its own, and "my old side door note" names too common a thing (every
-    sentence holding an item is erased)."""
+    closet upper rod. At least ``least`` words beside the generic ones: "the old code"
+    names nothing of its own, and "my old side door note" names too common a thing (every
+    sentence holding an item is erased); two where the turn says what kind of thing it
+    deletes ("Delete that temporary backup phrase now. Remove rowan ash from active
+    memory.")."""
     found = []
     for match in _OBJECT_FROM_MEMORY.finditer(part):
         words = match.group(1).split()
+        said = len(words)
         while words and words[0].lower() in _GENERIC_WORDS:
             words.pop(0)
         while words and words[-1].lower() in _GENERIC_WORDS:
             words.pop()
         if any(_TOPIC.fullmatch(w) for w in words):
             continue  # "the note about my counseling sessions" names a topic, not an item
-        if len([w for w in words if w.lower() not in _GENERIC_WORDS]) >= 3:
+        # two words only when they are the whole object: "the old side door code" describes
+        # a code ("side door" would erase every sentence about the door), "rowan ash" is one
+        needed = least if len(words) == said and not KIND_WORDS.fullmatch(words[-1]) else 3
+        if len([w for w in words if w.lower() not in _GENERIC_WORDS]) >= needed:
             found.append(" ".join(words))
     return found
 

@@ -278,7 +278,8 @@ _CONTRAST = re.compile(
     r"\b(?:distinct\s+from|separate\s+from|apart\s+from|unlike|as\s+opposed\s+to|"
     r"not\s+to\s+be\s+confused\s+with|so\s+(?:that\s+)?it|while|whereas|pending"
     r"|(?:should|must|does|do|did|will|would|can)(?:\s+not|n['’]t)\s+(?:trigger|affect|change|alter|mean"
-    r"|imply|touch|move|apply\s+to)|without\s+(?:changing|affecting|touching|moving))\b",
+    r"|imply|touch|move|apply\s+to|reveal|say|tell|hint|suggest|be\s+(?:used|read|taken)\s+(?:to|for|as))"
+    r"|without\s+(?:changing|affecting|touching|moving))\b",
     re.IGNORECASE,
 )
 _REASON_END = re.compile(r"[,;:]")

@@ -1060,3 +1060,16 @@ def test_what_a_value_becomes_under_a_condition_supersedes_nothing(rule: str) ->
     }
     old = next(text for word, text in olds.items() if word in rule)
     assert not find_claim_supersessions(records(old, rule), [])
+
+
+def test_what_a_value_must_not_be_used_for_says_nothing_of_what_it_is() -> None:
+    """Held-out sample 2038 (lumen t073): the public orientation date "should not be used
+    to guess anything about Mina's private case", so its words "private case" do not make
+    it the case's date."""
+    old = "The case date remains May 19, 2026."
+    new = (
+        "Public Lumen Leaders reminder: orientation is now May 22, and that public date should "
+        "not be used to guess anything about Mina's private case."
+    )
+    assert not find_claim_supersessions(records(old, new), [])
+    assert find_claim_supersessions(records(old, "Mina's private case date is now May 22."), [])

@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from govmem.governance.labeling import sentence_spans
-from govmem.governance.revocation.access_supersession import access_findings, endings_of
 from govmem.governance.revocation.claims import Claim, claims_of
 from govmem.governance.revocation.phrase_supersession import (
     _weekdays,
@@ -88,7 +87,6 @@ Subjects = Callable[[int, int, int], frozenset[str]]
 
 
 PHRASE_REASONS = ("named-replaced-thing", "revision-wording")
-ACCESS_REASONS = ("access-ended",)
 
 
 def _no_subjects(key: int, start: int, end: int) -> frozenset[str]:
@@ -103,16 +101,13 @@ def revising_claims(text: str) -> list[Claim]:
 def deciding_sentences(text: str) -> list[tuple[int, int]]:
     """The sentences of a turn that can decide it supersedes a statement: those holding a
     revising claim, a claim naming a value as the one replaced ("the earlier room was
-    C-40"), a thing named as replaced ("rather than the red Subaru"), or someone's access
-    ended ("family logistics access for Nina Reed is revoked"). A reader who may
+    C-40"), or a thing named as replaced ("rather than the red Subaru"). A reader who may
     read all of them may be told that the turn changed something."""
     claims = [c for c in claims_of(text) if c.asserts and (c.replaced or (c.revises and c.values))]
     return [
         (a, b)
         for a, b in sentence_spans(text)
-        if any(a < c.end and c.start < b for c in claims)
-        or replaced_things(text[a:b])
-        or endings_of(text[a:b])
+        if any(a < c.end and c.start < b for c in claims) or replaced_things(text[a:b])
     ]
 
 
@@ -423,7 +418,6 @@ def find_claim_supersessions(
             restatements(record, pool[: first_new + row])
         if names_replaced_things(record.text):
             findings += _phrase_findings(record, pool[: first_new + row], subjects, superseded)
-        findings += _access_findings(record, pool[: first_new + row], superseded)
     return findings
 
 
@@ -475,25 +469,6 @@ def _phrase_findings(
     ):
         superseded[(key, start)] = record.valid_from
         found.append(ClaimFinding(key, start, end, record.key, PHRASE_REASONS, whole))
-    return found
-
-
-def _access_findings(
-    record: ClaimRecord, before: Sequence[ClaimRecord], superseded: dict[tuple[int, int], str | None]
-) -> list[ClaimFinding]:
-    """The sentences of ``before`` giving access to someone whose access ``record`` ends
-    (:mod:`access_supersession`), each noted in ``superseded``."""
-
-    def is_open(key: int, start: int) -> bool:
-        return _open(superseded, (key, start), record.valid_from)
-
-    earlier = [(o.key, o.valid_from, o.text) for o in before]
-    found = []
-    for key, start, end, whole in access_findings(
-        record.key, record.text, record.valid_from, earlier, is_open
-    ):
-        superseded[(key, start)] = record.valid_from
-        found.append(ClaimFinding(key, start, end, record.key, ACCESS_REASONS, whole))
     return found
 
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from govmem.governance.revocation.access_supersession import ended_grantees
 from govmem.governance.revocation.claim_supersession import (
     ClaimRecord,
     Subjects,
@@ -119,11 +118,8 @@ def detect_statements(
     for turn in stored:
         by_episode.setdefault(turn.turn.episode_id, []).append(turn)
     for episode_id, new in by_episode.items():
-        if not any(
-            revising_claims(t.turn.text) or names_replaced_things(t.turn.text) or ended_grantees(t.turn.text)
-            for t in new
-        ):
-            continue  # the common case: nothing in these turns says a value changed or access ended
+        if not any(revising_claims(t.turn.text) or names_replaced_things(t.turn.text) for t in new):
+            continue  # the common case: nothing in these turns says a value changed
         first = min(t.turn_key for t in new)
         earlier = [
             ClaimRecord(k, at, text, speaker)

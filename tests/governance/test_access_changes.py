@@ -34,6 +34,8 @@ def test_sentences_that_end_access(text: str) -> None:
     [
         "Did she revoke my access because of the program?",
         "Fay's access is not revoked.",
+        "Leo's logs-only access hasn't been revoked yet.",
+        "Fay's access wasn't revoked after all.",
         "Logistics-only family access is still active through Monday.",
         "The room code was rotated this morning.",
     ],

@@ -26,7 +26,7 @@ _ENDED = re.compile(
 )
 _CUES = ("revok", "withdrawn", "terminated", "rescinded", "ended", "ends", "is over")
 """Lower-case fragments every ending holds one of: one literal scan settles most turns."""
-_NEGATED = re.compile(r"\b(?:not|never|no longer being)\s+(?:\w+\s+)?$", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|no longer being|\w+n['’]t)\s+(?:\w+\s+)?$", re.I)
 
 
 @dataclass(frozen=True)

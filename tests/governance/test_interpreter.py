@@ -504,3 +504,60 @@ def test_a_common_place_or_a_description_is_no_item(text: str) -> None:
         "front desk",
         "spare key",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [  # from a second read-only review, on cases the code was not written for
+        (
+            "Erase 4158 from memory, it was replaced by 5521. "
+            "Don't keep 4158 around anymore because 5521 is what the sitter uses.",
+            {"4158"},
+        ),
+        (
+            "Delete 4158 from memory, Priya has 5521 now. I don't remember whether the cleaner got 5521 yet.",
+            {"4158"},
+        ),
+        (
+            "Current pickup code 4471 is burned, delete 4471 from memory and use 8830 going forward.",
+            {"4471", "8830"},
+        ),
+        ("Remove the current alarm code 4158 from memory, it changed to 9921 this morning.", {"4158"}),
+        ("Keep Dr. Osei as the PCP but delete Dr. Hall's number 617-555-0142 from memory.", {"617-555-0142"}),
+        (
+            "Now that we moved, delete the old landline 555-0111 and 14 Linden Street from memory.",
+            {"555-0111"},
+        ),
+        ("Forget the locker combo 12-34-08 from memory. Do not remember 12-34-08 for Maya.", {"12-34-08"}),
+    ],
+)
+def test_a_second_reviews_requests(text: str, items: set[str]) -> None:
+    assert keys(only(text)) == items
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remove the meeting point at the back entrance of the gym from memory.",
+        "Delete the fallback garage door keypad combo from memory.",
+        "Please delete the fallback we set up last month from memory.",
+        "Remove the old key location by the 3B stair rail from memory, we moved it into the lockbox.",
+        "Delete the safe phrase 'purple otter' from memory. Don't remove swim lessons from memory though.",
+        "Delete the alias 'Red Fox' from memory. Did you also remove soccer practice from memory?",
+        "Delete the safe word phrase for the kids. Erase right away from memory.",
+        "Delete the backup phrase from memory. Please also remove last week from memory.",
+    ],
+)
+def test_places_people_meet_descriptions_and_negated_objects_are_no_items(text: str) -> None:
+    found = {key for request in requests(text) for key in keys(request)}
+    assert not found & {
+        "back entrance of the gym",
+        "garage door keypad combo",
+        "we set up last month",
+        "by the 3b stair rail",
+        "3b stair rail",
+        "swim lessons",
+        "soccer practice",
+        "right away",
+        "last week",
+    }

@@ -95,8 +95,23 @@ _GENERIC_WORDS = frozenset(
 _ENDS_DESCRIBED = re.compile(
     r"\b(?:spot|point|fallback|plan|code|number|pin|time|contact|line|phrase|name|address)s?$", re.I
 )
-_PLACE_WORDS = re.compile(r"^(?:(?:under|behind|beside|near|inside|at|by|on|in|the|a)\s+)+", re.I)
+_PLACE_WORDS = re.compile(
+    r"^(?:(?:under|behind|beside|near|inside|outside|across|beneath|below|above|at|by|on|in|the|a)\s+)+", re.I
+)
 """Words before a place that a location names ("location under the gray planter")."""
+_STASHED = re.compile(r"\b(?:overflow|exact|hiding|hidden|secret|stash)\s+(?:[A-Z][a-z]+\s+)?$", re.I)
+"""Before "point", "spot", "fallback": a place something is put ("overflow point", "exact
+Monday point", "hiding spot"), not a place people meet ("meeting point", "pickup spot")."""
+_NOT_A_VALUE = frozenset(
+    re.findall(
+        r"\w+",
+        """anything everything nothing something else both each either all last next this that right away
+        week month year night today tonight yesterday tomorrow copies copy duplicate duplicates""",
+    )
+)
+"""Words that make two plain words no value of their own."""
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
+_POSSESSIVE_END = re.compile(r"['’]s?$")
 _TOPIC = re.compile(r"(?:about|on|regarding|of|for|concerning)\b", re.I)
 """A naming noun followed by a topic ("the note about my sessions") names no value."""
 _CAPITALIZED = re.compile(r"(?<![\w-])([A-Z][a-z][\w’'-]*(?:\s+[A-Z][\w’'-]*){0,4})\b")
@@ -178,9 +193,12 @@ class RuleInterpreter:
         kinds: set[str] = set()
         for sentence in named:
             kinds.update(k.lower() for k in KIND_WORDS.findall(_before_keep(sentence)))
-        secret = {k for k in kinds if k in _SECRET_KINDS}
-        for sentence in named:  # a turn naming what kind its items are may name one in two plain words
-            items.extend(_items_of(_reported_part(sentence), plain_words=2 if secret else 3))
+        for sentence in named:
+            items.extend(
+                _items_of(
+                    _reported_part(sentence), plain_words=2 if _names_a_secret(sentences, sentence) else 3
+                )
+            )
         kept = {
             _key(i)
             for s in sentences
@@ -197,6 +215,23 @@ class RuleInterpreter:
         if not unique:
             return []
         return [DeletionRequest(turn.speaker, tuple(unique.values()), tuple(sorted(kinds)))]
+
+
+def _names_a_secret(sentences: list[str], sentence: str) -> bool:
+    """Whether a request may name its item in two plain words: it opens on its verb
+    ("Remove rowan ash from active memory"; not "Don't remove swim lessons", "Did you
+    remove ...?") and it or the sentence before calls what is deleted a phrase, wording,
+    alias, label, token or mapping ("Delete that temporary backup phrase now.")."""
+    if not _OPENS_ON_VERB.match(sentence):
+        return False
+    at = sentences.index(sentence)
+    said = " ".join(sentences[max(0, at - 1) : at + 1])
+    return any(k.lower() in _SECRET_KINDS for k in KIND_WORDS.findall(said))
+
+
+_OPENS_ON_VERB = re.compile(
+    r"^\W*(?:(?:please|also|now|then|and)\s+)*(?:delete|remove|erase|forget|purge|wipe|scrub)\b", re.I
+)
 
 
 def _reported_part(sentence: str) -> str:
@@ -231,7 +266,7 @@ _TURN_TO_KEEP = re.compile(
 )
 
 
-_LEAD_KEEP = re.compile(r"^\W*(?:keep|retain|(?:the\s+)?(?:current|active)|now that)\b", re.I)
+_LEAD_KEEP = re.compile(r"^\W*(?:keep|retain|now that)\b", re.I)
 
 
 def _lead(sentence: str) -> int:
@@ -248,10 +283,19 @@ def _turn_to_keep(sentence: str) -> re.Match[str] | None:
     """Where a sentence turns to what to keep, if it does after its first word: not at a
     deletion verb's object ("Delete the current exact minute 6:10 PM" deletes it)."""
     lead = _lead(sentence)
+    skipped = None
     for cut in _TURN_TO_KEEP.finditer(sentence):
-        if cut.start() > lead and not _AFTER_VERB.search(sentence, 0, cut.start()):
+        if cut.start() <= lead:
+            continue
+        if not _AFTER_VERB.search(sentence, 0, cut.start()):
             return cut
+        skipped = skipped or cut
+    if skipped is not None:  # "Remove the current alarm code 4158 from memory, it changed to 9921"
+        return _NEXT_CLAUSE.search(sentence, skipped.end())
     return None
+
+
+_NEXT_CLAUSE = re.compile(r"[,;]\s")
 
 
 _AFTER_VERB = re.compile(rf"{_ACTIVE}\s*$", re.I)
@@ -271,19 +315,26 @@ def _kept_in(sentence: str) -> list[str]:
     return kept
 
 
-_NOT_KEPT = re.compile(r"\b(?:do\s+not|don['’]t|never|no\s+longer)\s+(?:retain|keep|store|remember)\b", re.I)
+_NOT_KEPT = re.compile(
+    r"(?:^|(?<=[.!?])\s)\W*(?:[\w -]{1,30}:\s*)?(?:please\s+)?"
+    r"(?:do\s+not|don['’]t|never)\s+(?:retain|keep|store|remember)\b",
+    re.I,
+)
 
 
 def _before_not_kept(sentence: str) -> str:
-    """A sentence up to where it says what not to keep: "Do not retain 4158 in future
-    answers" keeps nothing of 4158 (so the request's 4158 stays an item)."""
-    for cut in reversed(list(_NOT_KEPT.finditer(sentence))):
-        end = _CLAUSE_BREAK.search(sentence, cut.end())
-        sentence = sentence[: cut.start()] + (sentence[end.start() :] if end else "")
-    return sentence
+    """A sentence without the clause it opens on to say what not to keep: "Do not retain
+    4158 in future answers" keeps nothing of 4158 (so the request's 4158 stays an item);
+    "Don't keep 4158 around anymore because 5521 is what the sitter uses" keeps 5521. Not
+    "I don't remember whether ...", which is no instruction."""
+    cut = _NOT_KEPT.search(sentence)
+    if cut is None:
+        return sentence
+    end = _CLAUSE_BREAK.search(sentence, cut.end())
+    return sentence[: cut.start()] + (sentence[end.start() :] if end else "")
 
 
-_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:but|so|and\s+(?:keep|retain))\b", re.I)
+_CLAUSE_BREAK = re.compile(r"[,;—–]|\s-\s|\b(?:but|so|because|since|while|as|and\s+(?:keep|retain))\b", re.I)
 
 
 def _items_of(sentence: str, everything: bool = False, plain_words: int = 3) -> list[str]:
@@ -306,24 +357,29 @@ def _items_of(sentence: str, everything: bool = False, plain_words: int = 3) -> 
     words = _VALUE.findall(_QUOTED.sub(" ", part))  # "March 20" inside a quote is not an item of its own
     for index, word in enumerate(words):
         if any(c.isdigit() for c in word):
+            if _ORDINAL.fullmatch(word):
+                continue  # "4th", "21st": a floor, a grade, a date, no value of its own
             if len(word) >= MIN_ITEM_CHARS:
                 found.append(word)
-            elif index > 0 and words[index - 1].lower() not in _FUNCTION_WORDS:
-                found.append(f"{words[index - 1]} {word}")  # "room 12", "seat B7"
+            elif index > 0 and words[index - 1].lower() not in _FUNCTION_WORDS | _SKIP_WORDS:
+                found.append(f"{words[index - 1]} {word}")  # "room 12", "seat B7"; not "delete 14"
     for match in _NAMING.finditer(part):
         said = match.group(1).strip(" ,.;")
         phrase = _PLACE_WORDS.sub("", said)
         new_noun = match.group(0).split()[0].lower() in {"point", "spot", "fallback"}
+        if new_noun and not _STASHED.search(part, 0, match.start()):
+            continue  # "the meeting point at the back entrance", "the fallback we set up last month"
         if (new_noun or phrase != said) and (
             len(phrase.split()) < 4 or _ENDS_DESCRIBED.search(phrase)
         ):  # "pickup spot near the school gate", "fallback door code": a common place or a description
             if new_noun:
                 continue
             phrase = said  # "location under the kitchen sink": as before
+        stripped_long = phrase != said and len(phrase.split()) >= 4
         if (
             phrase
             and (" " in phrase or not phrase.islower())  # "the wording side:" names nothing
-            and (not any(c.isdigit() for c in phrase) or len(phrase.split()) >= 3)  # "by the 3B stair rail"
+            and (not any(c.isdigit() for c in phrase) or stripped_long)  # "gray planter by the 3B stair rail"
             and phrase[0] not in "'‘\"“"
             and not _TOPIC.match(phrase)
         ):
@@ -333,8 +389,8 @@ def _items_of(sentence: str, everything: bool = False, plain_words: int = 3) -> 
         after = part[verb.end() :]
         for match in _CAPITALIZED.finditer(after):
             name = match.group(1)
-            if name.lower() in _SKIP_WORDS or len(name) < MIN_ITEM_CHARS:
-                continue
+            if name.lower() in _SKIP_WORDS or len(name) < MIN_ITEM_CHARS or _POSSESSIVE_END.search(name):
+                continue  # "Dr. Hall's number ...": an owner, not the item
             if re.search(r"\d\S*\s*$", after[: match.start()]):  # a unit after a value ("4,800 USD")
                 continue
             rest = after[match.end() :]
@@ -364,6 +420,8 @@ def _plain_objects(part: str, least: int = 3) -> list[str]:
         # two words only when they are the whole object: "the old side door code" describes
         # a code ("side door" would erase every sentence about the door), "rowan ash" is one
         needed = least if len(words) == said and not KIND_WORDS.fullmatch(words[-1]) else 3
+        if needed < 3 and {w.lower() for w in words} & _NOT_A_VALUE:
+            continue  # "right away", "last week", "anything else", "both passwords"
         if len([w for w in words if w.lower() not in _GENERIC_WORDS]) >= needed:
             found.append(" ".join(words))
     return found

@@ -520,7 +520,7 @@ def test_a_common_place_or_a_description_is_no_item(text: str) -> None:
         ),
         (
             "Current pickup code 4471 is burned, delete 4471 from memory and use 8830 going forward.",
-            {"4471", "8830"},
+            {"4471"},
         ),
         ("Remove the current alarm code 4158 from memory, it changed to 9921 this morning.", {"4158"}),
         ("Keep Dr. Osei as the PCP but delete Dr. Hall's number 617-555-0142 from memory.", {"617-555-0142"}),
@@ -561,3 +561,41 @@ def test_places_people_meet_descriptions_and_negated_objects_are_no_items(text: 
         "right away",
         "last week",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [  # from a third read-only review
+        (
+            "Delete the codes 4158 and 5521 from memory. "
+            "Don't retain 4158 now that 5521 is what the sitter uses.",
+            {"4158"},
+        ),
+        (
+            "Now that Mr. Alvarez is out on leave, delete his classroom code 3390 from memory and use 4471.",
+            {"3390"},
+        ),
+        (
+            "Now that Lena Park started, delete the old nanny Kara Diaz from memory and add Lena Park.",
+            {"kara diaz"},
+        ),
+    ],
+)
+def test_what_the_turn_goes_on_to_use_stays(text: str, items: set[str]) -> None:
+    assert keys(only(text)) == items
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep only Ms. Ortiz as a pickup contact and remove Mr. Ortiz from memory.",
+        "Keep Mr. Chen as the emergency contact and delete Mrs. Chen from memory.",
+        "Please forget the secret fallback we set up last month from memory.",
+        "Delete the exact meeting point at the front entrance of the clinic from memory.",
+        "Forget the hidden parking spot behind the east wing of the hospital from memory.",
+        "Delete that temporary backup phrase now. Remove swim lessons from memory?",
+        "The label is outdated. Remove completely and permanently from memory.",
+    ],
+)
+def test_a_third_reviews_turns_name_nothing(text: str) -> None:
+    assert not requests(text)

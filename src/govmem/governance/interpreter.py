@@ -99,17 +99,19 @@ _PLACE_WORDS = re.compile(
     r"^(?:(?:under|behind|beside|near|inside|outside|across|beneath|below|above|at|by|on|in|the|a)\s+)+", re.I
 )
 """Words before a place that a location names ("location under the gray planter")."""
-_STASHED = re.compile(r"\b(?:overflow|exact|hiding|hidden|secret|stash)\s+(?:[A-Z][a-z]+\s+)?$", re.I)
+_STASHED = re.compile(r"\b(?i:overflow|exact|hiding|hidden|secret|stash)\s+(?:[A-Z][a-z]+\s+)?$")
 """Before "point", "spot", "fallback": a place something is put ("overflow point", "exact
 Monday point", "hiding spot"), not a place people meet ("meeting point", "pickup spot")."""
 _NOT_A_VALUE = frozenset(
     re.findall(
         r"\w+",
         """anything everything nothing something else both each either all last next this that right away
-        week month year night today tonight yesterday tomorrow copies copy duplicate duplicates""",
+        and or week month year night today tonight yesterday tomorrow copies copy duplicate duplicates""",
     )
 )
 """Words that make two plain words no value of their own."""
+_CLAUSE_OPENING = re.compile(r"(?:we|i|you|they|he|she|that|which|who|when|where|if)\b", re.I)
+"""A naming phrase opening a clause ("the secret fallback we set up last month") names no place."""
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
 _POSSESSIVE_END = re.compile(r"['’]s?$")
 _TOPIC = re.compile(r"(?:about|on|regarding|of|for|concerning)\b", re.I)
@@ -155,7 +157,23 @@ _FUNCTION_WORDS = frozenset(
     ]
 )
 """Words that do not make a short number an item ("the 2 photos" names no value)."""
-_SKIP_WORDS = frozenset({"delete", "remove", "erase", "please", "the", "deletion", "shared", "security", "i"})
+_SKIP_WORDS = frozenset(
+    {
+        "delete",
+        "remove",
+        "erase",
+        "please",
+        "the",
+        "deletion",
+        "shared",
+        "security",
+        "i",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -222,7 +240,7 @@ def _names_a_secret(sentences: list[str], sentence: str) -> bool:
     ("Remove rowan ash from active memory"; not "Don't remove swim lessons", "Did you
     remove ...?") and it or the sentence before calls what is deleted a phrase, wording,
     alias, label, token or mapping ("Delete that temporary backup phrase now.")."""
-    if not _OPENS_ON_VERB.match(sentence):
+    if not _OPENS_ON_VERB.match(sentence) or sentence.rstrip().endswith("?"):
         return False
     at = sentences.index(sentence)
     said = " ".join(sentences[max(0, at - 1) : at + 1])
@@ -261,7 +279,7 @@ def _is_request(sentence: str) -> bool:
 _TURN_TO_KEEP = re.compile(
     r"[;:,.]?\s*\b(?<!not )(?<!never )"
     r"(?:keep|retain|future answers|the active|the current|may still (?:say|use)|now that)\b"
-    r"|[;,]\s*(?:and\s+|while\s+)?only\b",
+    r"|[;,]\s*(?:and\s+|while\s+)?only\b|\band\s+(?:use|add|switch\s+to)\b",
     re.I,
 )
 
@@ -310,9 +328,15 @@ def _before_keep(sentence: str) -> str:
 def _kept_in(sentence: str) -> list[str]:
     cut, lead = _turn_to_keep(sentence), _lead(sentence)
     kept = _items_of(sentence[cut.start() :], everything=True) if cut else []
+    if lead:  # "Keep Ms. Ortiz as a pickup contact and remove Mr. Ortiz", "Now that Lena Park started, ..."
+        kept += [w for w in _CAPITAL_WORD.findall(sentence[:lead]) if w.lower() not in _HONORIFICS]
     if lead and not sentence.lstrip(" \"'").lower().startswith("now that"):
         kept += _items_of(sentence[:lead], everything=True)  # "Keep 5521 and delete 4158"
     return kept
+
+
+_CAPITAL_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+_HONORIFICS = frozenset({"mr", "mrs", "ms", "mx", "dr", "miss", "prof", "keep", "retain", "now"})
 
 
 _NOT_KEPT = re.compile(
@@ -334,7 +358,9 @@ def _before_not_kept(sentence: str) -> str:
     return sentence[: cut.start()] + (sentence[end.start() :] if end else "")
 
 
-_CLAUSE_BREAK = re.compile(r"[,;—–]|\s-\s|\b(?:but|so|because|since|while|as|and\s+(?:keep|retain))\b", re.I)
+_CLAUSE_BREAK = re.compile(
+    r"[,;—–]|\s-\s|\b(?:but|so|because|since|while|as|now\s+that|and\s+(?:keep|retain))\b", re.I
+)
 
 
 def _items_of(sentence: str, everything: bool = False, plain_words: int = 3) -> list[str]:
@@ -367,7 +393,7 @@ def _items_of(sentence: str, everything: bool = False, plain_words: int = 3) -> 
         said = match.group(1).strip(" ,.;")
         phrase = _PLACE_WORDS.sub("", said)
         new_noun = match.group(0).split()[0].lower() in {"point", "spot", "fallback"}
-        if new_noun and not _STASHED.search(part, 0, match.start()):
+        if new_noun and (not _STASHED.search(part, 0, match.start()) or _CLAUSE_OPENING.match(said)):
             continue  # "the meeting point at the back entrance", "the fallback we set up last month"
         if (new_noun or phrase != said) and (
             len(phrase.split()) < 4 or _ENDS_DESCRIBED.search(phrase)
@@ -420,7 +446,7 @@ def _plain_objects(part: str, least: int = 3) -> list[str]:
         # two words only when they are the whole object: "the old side door code" describes
         # a code ("side door" would erase every sentence about the door), "rowan ash" is one
         needed = least if len(words) == said and not KIND_WORDS.fullmatch(words[-1]) else 3
-        if needed < 3 and {w.lower() for w in words} & _NOT_A_VALUE:
+        if needed < 3 and any(w.lower() in _NOT_A_VALUE or w.lower().endswith("ly") for w in words):
             continue  # "right away", "last week", "anything else", "both passwords"
         if len([w for w in words if w.lower() not in _GENERIC_WORDS]) >= needed:
             found.append(" ".join(words))

@@ -36,6 +36,12 @@ def test_sentences_that_end_access(text: str) -> None:
         "Fay's access is not revoked.",
         "Leo's logs-only access hasn't been revoked yet.",
         "Fay's access wasn't revoked after all.",
+        # a review's cases: the negation before "revoke ... access", and a quoted question
+        "We never actually revoked Leo's badge access.",
+        "Nobody has revoked Leo's badge access; the reader was just broken.",
+        "Do not revoke Victor's prod access until the incident review is done.",
+        "Jess refused to revoke Kayla's monitor access.",
+        'Mom wrote: "Is Uncle Pete\'s attendance access revoked?"',
         "Logistics-only family access is still active through Monday.",
         "The room code was rotated this morning.",
     ],

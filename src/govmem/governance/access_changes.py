@@ -26,7 +26,10 @@ _ENDED = re.compile(
 )
 _CUES = ("revok", "withdrawn", "terminated", "rescinded", "ended", "ends", "is over")
 """Lower-case fragments every ending holds one of: one literal scan settles most turns."""
-_NEGATED = re.compile(r"\b(?:not|never|no longer being|\w+n['’]t)\s+(?:\w+\s+)?$", re.I)
+_NEGATED = re.compile(
+    r"\b(?:not|never|no longer being|\w+n['’]t|nobody|no one|refused|declined|failed|forgot)\s+(?:\w+\s+)?$",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,15 @@ def endings_in(text: str) -> list[AccessEnded]:
     for start, end in sentence_spans(text):
         sentence = text[start:end].strip()
         match = _ENDED.search(sentence)
-        if match is None or sentence.endswith("?"):
-            continue
-        if _NEGATED.search(sentence[: match.end() - len(match.group(0).split()[-1])]):
-            continue
+        if match is None or sentence.rstrip("\"'”’) ").endswith("?"):
+            continue  # a question, quoted or not
+        verb_at = (
+            match.start()
+            if match.group(0).lower().startswith("revok")
+            else match.end() - len(match.group(0).split()[-1])
+        )
+        if _NEGATED.search(sentence[:verb_at]):
+            continue  # "is not revoked", "We never actually revoked ...", "Nobody has revoked ..."
         found.append(AccessEnded(sentence, sentence[: match.end()]))
     return found
 

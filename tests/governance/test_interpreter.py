@@ -599,3 +599,11 @@ def test_what_the_turn_goes_on_to_use_stays(text: str, items: set[str]) -> None:
 )
 def test_a_third_reviews_turns_name_nothing(text: str) -> None:
     assert not requests(text)
+
+
+def test_the_current_ones_of_a_list_are_all_deleted() -> None:
+    assert keys(only("Remove the current gate codes 4158, 3302 and 7719 from memory.")) == {
+        "4158",
+        "3302",
+        "7719",
+    }

@@ -313,7 +313,12 @@ def _turn_to_keep(sentence: str) -> re.Match[str] | None:
     return None
 
 
-_NEXT_CLAUSE = re.compile(r"[,;]\s")
+_NEXT_CLAUSE = re.compile(
+    r";\s|,\s+(?!and\b|or\b)(?=(?:it|the|she|he|they|we|this|that|[a-z]+\s+(?:now|is|are|was|changed|moved|switched))\b)",
+    re.I,
+)
+"""Where a request that deletes "the current" one goes on to another clause ("..., it
+changed to 9921", "..., the front desk now uses IC-5580"), not the next item of its list."""
 
 
 _AFTER_VERB = re.compile(rf"{_ACTIVE}\s*$", re.I)

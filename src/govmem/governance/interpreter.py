@@ -157,22 +157,10 @@ _FUNCTION_WORDS = frozenset(
     ]
 )
 """Words that do not make a short number an item ("the 2 photos" names no value)."""
-_SKIP_WORDS = frozenset(
-    {
-        "delete",
-        "remove",
-        "erase",
-        "please",
-        "the",
-        "deletion",
-        "shared",
-        "security",
-        "i",
-        "mr",
-        "mrs",
-        "ms",
-        "dr",
-    }
+_HONORIFICS = frozenset({"mr", "mrs", "ms", "mx", "dr", "miss", "prof"})
+_SKIP_WORDS = (
+    frozenset({"delete", "remove", "erase", "please", "the", "deletion", "shared", "security", "i"})
+    | _HONORIFICS
 )
 
 
@@ -211,12 +199,10 @@ class RuleInterpreter:
         kinds: set[str] = set()
         for sentence in named:
             kinds.update(k.lower() for k in KIND_WORDS.findall(_before_keep(sentence)))
-        for sentence in named:
-            items.extend(
-                _items_of(
-                    _reported_part(sentence), plain_words=2 if _names_a_secret(sentences, sentence) else 3
-                )
-            )
+        for at, sentence in enumerate(sentences):
+            if sentence in named:
+                plain_words = 2 if _names_a_secret(sentences, at) else 3
+                items.extend(_items_of(_reported_part(sentence), plain_words=plain_words))
         kept = {
             _key(i)
             for s in sentences
@@ -235,21 +221,19 @@ class RuleInterpreter:
         return [DeletionRequest(turn.speaker, tuple(unique.values()), tuple(sorted(kinds)))]
 
 
-def _names_a_secret(sentences: list[str], sentence: str) -> bool:
+def _names_a_secret(sentences: list[str], at: int) -> bool:
     """Whether a request may name its item in two plain words: it opens on its verb
     ("Remove rowan ash from active memory"; not "Don't remove swim lessons", "Did you
     remove ...?") and it or the sentence before calls what is deleted a phrase, wording,
     alias, label, token or mapping ("Delete that temporary backup phrase now.")."""
+    sentence = sentences[at]
     if not _OPENS_ON_VERB.match(sentence) or sentence.rstrip().endswith("?"):
         return False
-    at = sentences.index(sentence)
     said = " ".join(sentences[max(0, at - 1) : at + 1])
     return any(k.lower() in _SECRET_KINDS for k in KIND_WORDS.findall(said))
 
 
-_OPENS_ON_VERB = re.compile(
-    r"^\W*(?:(?:please|also|now|then|and)\s+)*(?:delete|remove|erase|forget|purge|wipe|scrub)\b", re.I
-)
+_OPENS_ON_VERB = re.compile(rf"^\W*(?:(?:please|also|now|then|and)\s+)*{_ACTIVE}", re.I)
 
 
 def _reported_part(sentence: str) -> str:
@@ -334,14 +318,14 @@ def _kept_in(sentence: str) -> list[str]:
     cut, lead = _turn_to_keep(sentence), _lead(sentence)
     kept = _items_of(sentence[cut.start() :], everything=True) if cut else []
     if lead:  # "Keep Ms. Ortiz as a pickup contact and remove Mr. Ortiz", "Now that Lena Park started, ..."
-        kept += [w for w in _CAPITAL_WORD.findall(sentence[:lead]) if w.lower() not in _HONORIFICS]
+        kept += [w for w in _CAPITAL_WORD.findall(sentence[:lead]) if w.lower() not in _NO_NAMES]
     if lead and not sentence.lstrip(" \"'").lower().startswith("now that"):
         kept += _items_of(sentence[:lead], everything=True)  # "Keep 5521 and delete 4158"
     return kept
 
 
 _CAPITAL_WORD = re.compile(r"\b[A-Z][a-z]+\b")
-_HONORIFICS = frozenset({"mr", "mrs", "ms", "mx", "dr", "miss", "prof", "keep", "retain", "now"})
+_NO_NAMES = _HONORIFICS | {"keep", "retain", "now"}  # "Keep Mr. Chen ...": neither is a name
 
 
 _NOT_KEPT = re.compile(

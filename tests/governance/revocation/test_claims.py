@@ -262,6 +262,23 @@ def test_a_change_supersedes_only_the_claim_it_revises() -> None:
     )
 
 
+def test_a_change_revises_the_list_item_it_fits_best() -> None:
+    """The list's opening words ("follow-up items") go with its first item only; the
+    rheumatology move is still not the nephrology item's (weights as in a conversation
+    where rheumatology is said often, so "follow" weighs more)."""
+    texts = (
+        "Rheumatology labs are due March 3.",
+        "The rheumatology clinic is on floor 3 at 9:00 AM.",
+        "Rheumatology wants a urine sample by March 5.",
+        "Three active follow-up items are Wednesday July 8 at 2:00 PM nephrology, "
+        "Friday July 10 at 11:00 AM rheumatology, and Monday July 20 at 1:00 PM pharmacist call.",
+        "Because Friday clinic closed, the rheumatology follow-up moved to Monday July 13 at 3:00 PM.",
+    )
+    listed = records(*texts)
+    found = find_claim_supersessions(listed, [])
+    assert [listed[f.older].text[f.start : f.end] for f in found] == ["Friday July 10 at 11:00 AM rheumatology"]
+
+
 def test_a_claim_giving_more_than_its_replacement_restates_is_superseded_in_part() -> None:
     found = find_claim_supersessions(
         records(

@@ -340,7 +340,11 @@ def find_claim_supersessions(
         for old in current:
             # "my window" said by someone else: another person's slot
             revising_here = [c for c in revising if not c.mine] if others_speaker and old.mine else revising
-            revising_here = [c for c in revising_here if not _meant_another(old, c, current, weights)]
+            revising_here = [
+                c
+                for c in revising_here
+                if not _meant_another(old, c, current, weights) and not _fits_another_better(old, c, current, weights)
+            ]
             if not revising_here:
                 continue
             found = _revised_by(
@@ -506,6 +510,30 @@ def _meant_another(old: Claim, new: Claim, beside: Sequence[Claim], weights: Wei
         and new.anchor <= other.anchor
         and (other.anchor - old.anchor) - _SEQUENCE
         and _states_value_of(other, new)
+        and same_thing(other, new, weights)
+        for other in beside
+    )
+
+
+def _fit(one: Claim, other: Claim, weights: Weights) -> float:
+    """How much of the smaller of two anchors the other holds, by weight (as in :func:`same_thing`)."""
+    small, large = sorted((one.anchor, other.anchor), key=lambda terms: sum(weights.get(t, 1.0) for t in terms))
+    mass = sum(weights.get(t, 1.0) for t in small)
+    return sum(weights.get(t, 1.0) for t in small & large) / mass if mass else 0.0
+
+
+def _fits_another_better(old: Claim, new: Claim, beside: Sequence[Claim], weights: Weights) -> bool:
+    """Whether another claim of ``old``'s record (``beside``) giving a value of what ``new``
+    changes is more plainly what ``new`` is about: after "Three active follow-up items are
+    Wednesday July 8 at 2:00 PM nephrology, Friday July 10 at 11:00 AM rheumatology, ...",
+    "the rheumatology follow-up moved to Monday July 13" is the rheumatology item's move,
+    though the list's opening words give "follow-up" to the nephrology item."""
+    attributes = {base_attribute(a) for a in new.values}
+    fit = _fit(old, new, weights)
+    return any(
+        other.start != old.start
+        and attributes & {base_attribute(a) for a in other.values}
+        and _fit(other, new, weights) > fit
         and same_thing(other, new, weights)
         for other in beside
     )

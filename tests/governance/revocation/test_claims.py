@@ -276,7 +276,17 @@ def test_a_change_revises_the_list_item_it_fits_best() -> None:
     )
     listed = records(*texts)
     found = find_claim_supersessions(listed, [])
-    assert [listed[f.older].text[f.start : f.end] for f in found] == ["Friday July 10 at 11:00 AM rheumatology"]
+    cut = [listed[f.older].text[f.start : f.end] for f in found]
+    assert cut == ["Friday July 10 at 11:00 AM rheumatology"]
+
+
+def test_a_public_value_is_not_revised_by_a_private_change() -> None:
+    public = "Our notes mention Showcase Bay 328 and the public amount 3,405 USD; none of that is private."
+    change = "Current private amount is now 3,410 USD; 3,470 USD is no longer the active figure."
+    private = "The private amount is 3,470 USD."
+    talk = [f"The {track} room is Bay {n}." for n in range(320, 326) for track in ("public", "private")]
+    found = find_claim_supersessions(records(*talk, public, private, change), [])
+    assert [f.older for f in found] == [len(talk) + 1]  # "public" and "private" weigh little, "amount" much
 
 
 def test_a_claim_giving_more_than_its_replacement_restates_is_superseded_in_part() -> None:

@@ -144,6 +144,8 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
         return False
     if old.threads and new.threads and not old.threads & new.threads:
         return False  # "the Saturday setup window" and "the Sunday signoff layer"
+    if _opposed_audiences(old, new):
+        return False  # "the public amount 3,405 USD" and "Current private amount is now 3,410 USD"
     weights = weights or {}
 
     def mass(terms: frozenset[str]) -> float:
@@ -222,7 +224,8 @@ _AUDIENCES = (frozenset({"public"}), frozenset({"privat"}))
 def _opposed_audiences(old: Claim, new: Claim) -> bool:
     """Whether one claim calls what it is about public and the other private (and neither
     both): "the public Commons Room 242" is not the private interview room, though the
-    numbers match. Only where sameness rests on a shared word or name, not on anchors."""
+    numbers match, nor "the public amount 3,405 USD" the private amount, however much the
+    anchors share."""
     public, private = _AUDIENCES
     sides = [(bool(c.anchor & public), bool(c.anchor & private)) for c in (old, new)]
     return any(sides[0][i] and not sides[0][1 - i] and sides[1][1 - i] and not sides[1][i] for i in (0, 1))
@@ -343,7 +346,8 @@ def find_claim_supersessions(
             revising_here = [
                 c
                 for c in revising_here
-                if not _meant_another(old, c, current, weights) and not _fits_another_better(old, c, current, weights)
+                if not _meant_another(old, c, current, weights)
+                and not _fits_another_better(old, c, current, weights)
             ]
             if not revising_here:
                 continue
@@ -517,9 +521,12 @@ def _meant_another(old: Claim, new: Claim, beside: Sequence[Claim], weights: Wei
 
 def _fit(one: Claim, other: Claim, weights: Weights) -> float:
     """How much of the smaller of two anchors the other holds, by weight (as in :func:`same_thing`)."""
-    small, large = sorted((one.anchor, other.anchor), key=lambda terms: sum(weights.get(t, 1.0) for t in terms))
-    mass = sum(weights.get(t, 1.0) for t in small)
-    return sum(weights.get(t, 1.0) for t in small & large) / mass if mass else 0.0
+
+    def mass(terms: frozenset[str]) -> float:
+        return sum(weights.get(t, 1.0) for t in terms)
+
+    small, large = sorted((one.anchor, other.anchor), key=mass)
+    return mass(small & large) / mass(small) if mass(small) else 0.0
 
 
 def _fits_another_better(old: Claim, new: Claim, beside: Sequence[Claim], weights: Weights) -> bool:

@@ -241,7 +241,8 @@ class EpisodeStore:
         it (statements superseded whole cut; marks aside)."""
         visible = squeeze(unmarked(self.visible(principal_id).get(sentence.turn_id, "")))
         said = squeeze(unmarked(self.current(sentence, principal_id)))
-        return squeeze(sentence.text) in visible or (bool(said) and said in visible)
+        # a cut of the statement after it closes the sentence: "... review; exact ..." -> "... review."
+        return squeeze(sentence.text).rstrip(";,") in visible or (bool(said) and said.rstrip(";,") in visible)
 
     def display_name(self, principal_id: str) -> str:
         """The display name without notes in parentheses ("Nina Reed (sister)" -> "Nina Reed")."""

@@ -289,6 +289,35 @@ def test_a_public_value_is_not_revised_by_a_private_change() -> None:
     assert [f.older for f in found] == [len(talk) + 1]  # "public" and "private" weigh little, "amount" much
 
 
+def test_a_sentence_saying_what_changes_before_its_value_says_what_the_value_is_of() -> None:
+    earlier = "Current private review target remains December 1, 2027."
+    change = "Current private review target has moved again. The active review date is now December 4, 2027."
+    assert [f.older for f in find_claim_supersessions(records(earlier, change), [])] == [0]
+    pin = records(
+        "The initial storage-cabinet PIN for Sunday is 8071.",
+        "The storage-cabinet PIN also rotates. The current Walnut Wrap PIN is now 9136.",
+    )
+    assert [f.older for f in find_claim_supersessions(pin, [])] == [0]
+
+
+def test_the_weekday_of_a_sentence_saying_what_changes_names_the_thread_of_its_value() -> None:
+    sunday = "Sunday release is moving slightly later. Make it release after 1:20 PM."
+    monday = "Update the broad Monday wording slightly later: after 6:20 AM on the east tram side."
+    assert find_claim_supersessions(records(sunday, monday), []) == []
+    # the weekday before is the old slot's when the value gives its own
+    slot = "Schedule update: Wednesday slot released. New procedure slot is Thursday March 12 at 11:10 AM."
+    moved = "The Thursday room was taken, so your procedure slot moved to Friday, March 13 at 12:30 PM."
+    assert [f.older for f in find_claim_supersessions(records(slot, moved), [])] == [0]
+
+
+def test_narrow_as_an_adjective_is_no_change_wording() -> None:
+    setup = "Saturday setup window is 9:20 AM to 10:50 AM."
+    still = "Saturday setup window still runs 9:50 AM to 10:10 AM with the narrow porch-console scope."
+    assert find_claim_supersessions(records(setup, still), []) == []
+    narrowed = "The Saturday setup window narrows to 9:50 AM to 10:10 AM."
+    assert find_claim_supersessions(records(setup, narrowed), [])
+
+
 def test_a_claim_giving_more_than_its_replacement_restates_is_superseded_in_part() -> None:
     found = find_claim_supersessions(
         records(

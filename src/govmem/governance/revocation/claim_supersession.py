@@ -171,10 +171,17 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
         # the same long heading on both ("Final Saturday update before the next summary: ...")
         # is a form, not a subject: what follows it decides ("Finance revision: ..." names a topic)
         mine, theirs = mine - old.heading, theirs - new.heading
-    small, large = (mine, theirs) if mass(mine) <= mass(theirs) else (theirs, mine)
-    if not small:
-        return False
-    return mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
+    # a sentence before saying what changes ("... review target has moved again. The active
+    # review date is now ...") may say what the value is of, where the claim's words do not
+    return any(
+        _contained(one, other, mass)
+        for one, other in {(mine, theirs), (mine | old.introduced, theirs | new.introduced)}
+    )
+
+
+def _contained(one: frozenset[str], other: frozenset[str], mass: Callable[[frozenset[str]], float]) -> bool:
+    small, large = (one, other) if mass(one) <= mass(other) else (other, one)
+    return bool(small) and mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
 
 
 def _unnamed_by(claim: Claim, other: Claim) -> frozenset[str]:
@@ -227,7 +234,8 @@ def _opposed_audiences(old: Claim, new: Claim) -> bool:
     numbers match, nor "the public amount 3,405 USD" the private amount, however much the
     anchors share."""
     public, private = _AUDIENCES
-    sides = [(bool(c.anchor & public), bool(c.anchor & private)) for c in (old, new)]
+    words = [c.anchor | c.introduced for c in (old, new)]
+    sides = [(bool(w & public), bool(w & private)) for w in words]
     return any(sides[0][i] and not sides[0][1 - i] and sides[1][1 - i] and not sides[1][i] for i in (0, 1))
 
 

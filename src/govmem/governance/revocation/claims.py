@@ -64,7 +64,7 @@ CHANGE_PATTERN = re.compile(
     r"reschedul\w*|chang(?:e|ed|es|ing)|switch\w*|increas\w*|decreas\w*|reduc\w*|"
     r"rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|replac\w*|updat\w*|instead|new|newer|newest|"
     r"no\s+longer|rotat\w*|revis\w*|supersed\w*|adjust\w*|shift(?:ed|s)?|corrected|correction|"
-    r"narrow(?:ed|s|ing)?|shorten\w*|extend(?:ed|s|ing)?|push(?:ed|es)?\s+back|bump(?:ed|s)?|"
+    r"narrow(?:ed|s|ing)|(?:will|to|can|please|we|i)\s+narrow|shorten\w*|extend(?:ed|s|ing)?|push(?:ed|es)?\s+back|bump(?:ed|s)?|"
     r"postpon\w*|brought\s+forward|pulled\s+forward|moved\s+up|rather\s+than|swap(?:s|ped|ping)?|"
     r"delay(?:ed|s|ing)?|widen(?:ed|s|ing)?|lengthen(?:ed|s|ing)?|tighten(?:ed|s|ing)?|"
     r"relocat\w*|reassign\w*|re-?book\w*|trimm(?:ed|ing)|cut\s+back|scaled\s+back|"
@@ -327,6 +327,9 @@ class Claim:
     retires: bool = False
     """Whether it says in so many words that a value is retired ("is retired", "no longer
     active", "is superseded", "replaces 231,000 USD"): "was" or "from" before a value do not."""
+    introduced: frozenset[str] = frozenset()
+    """Anchor stems of a sentence just before it that says what changes but gives no value
+    ("The storage-cabinet PIN also rotates. The current Walnut Wrap PIN is now 9136.")."""
 
 
 def _codes(text: str) -> Iterator[re.Match[str]]:
@@ -691,24 +694,33 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
     return merged
 
 
+def _threads(sentence: str) -> frozenset[str]:
+    """The weekdays ``sentence`` uses to name a thread (see :func:`_names_a_thread`)."""
+    return frozenset(
+        SHORT_WEEKDAYS.get(m.group(1).lower(), m.group(1).lower())
+        for m in _WEEKDAY.finditer(sentence)
+        if _names_a_thread(sentence, m)
+    )
+
+
 @lru_cache(maxsize=32768)
 def claims_of(text: str) -> tuple[Claim, ...]:
     """The claims of a turn's text that state at least one value, in text order."""
     found = []
+    lead: tuple[frozenset[str], frozenset[str]] | None = None  # a change said before its value
     for s_start, s_end in sentence_spans(text):
         sentence = text[s_start:s_end]
         in_sentence = _located(sentence)
+        introduced, lead = lead, None
         if not in_sentence:
+            if _revises(sentence) and _asserts(sentence):
+                lead = (_anchor(sentence, [], _name_words(sentence)), _threads(sentence))
             continue
         asserts = _asserts(sentence)
         revises = _revises(sentence)
         named_at = entity_spans(sentence)
         name_words = _name_words(sentence)
-        threads = frozenset(
-            SHORT_WEEKDAYS.get(m.group(1).lower(), m.group(1).lower())
-            for m in _WEEKDAY.finditer(sentence)
-            if _names_a_thread(sentence, m)
-        )
+        threads = _threads(sentence)
         pieces = _pieces(sentence, name_words)
         header = _header_end(sentence)
         last_value = max(end for *_, end in in_sentence)
@@ -740,11 +752,15 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                 (replaced if old else values).setdefault(attribute, set()).add(value)
             start = s_start + p_start + (len(piece) - len(piece.lstrip()))
             end = s_start + p_end
+            lead_anchor, lead_threads = (
+                introduced if introduced and len(pieces) == 1 else (frozenset(), frozenset())
+            )
             found.append(
                 Claim(
                     start=start,
                     end=end,
                     anchor=_anchor(piece, located, name_words),
+                    introduced=lead_anchor,
                     heading=_heading(piece, name_words, header - p_start),
                     entities=context,  # names up to its end or after every value, not later items'
                     values={k: frozenset(v) for k, v in values.items()},
@@ -753,7 +769,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     asserts=asserts,
                     sentence=len(pieces) == 1,
                     names=_names_in(piece, name_words),
-                    threads=threads,
+                    threads=threads or (lead_threads if "weekday" not in values else frozenset()),
                     mine=bool(_MINE.search(piece)),
                     retires=bool(replaced) and _RETIRES.search(piece) is not None,
                     owners=owners,

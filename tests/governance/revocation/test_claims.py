@@ -318,6 +318,14 @@ def test_narrow_as_an_adjective_is_no_change_wording() -> None:
     assert find_claim_supersessions(records(setup, narrowed), [])
 
 
+def test_a_name_saying_which_side_of_a_thing_names_the_thing() -> None:
+    note = "Public Makers note: the open roster still points to Showcase Bay 327."
+    move = "Public update: Raven Makers is moving from Showcase Bay 327 to Showcase Bay 328."
+    assert [f.older for f in find_claim_supersessions(records(note, move), [])] == [0]
+    other = "Falcon Makers note: the open roster still points to Showcase Bay 327."
+    assert find_claim_supersessions(records(other, move), []) == []
+
+
 def test_a_claim_giving_more_than_its_replacement_restates_is_superseded_in_part() -> None:
     found = find_claim_supersessions(
         records(

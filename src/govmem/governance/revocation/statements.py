@@ -394,8 +394,14 @@ def unmatched_entities(these: frozenset[str], those: frozenset[str]) -> frozense
     other ("pin" and "walnut wrap pin", "cedar care" and "updating cedar care", which a
     sentence's first word, capitalised only for starting it, may have joined), or when
     both differ only in a first word of three or more ("provisional cedar care" and
-    "updating cedar care"); "helen chen" and "rosa chen" do not."""
+    "updating cedar care") or in a first word saying which side of it is meant ("public
+    makers" and "raven makers"); "helen chen" and "rosa chen" do not."""
     return frozenset(name for name in these - those if not any(_same_name(name, other) for other in those))
+
+
+_AUDIENCE_WORDS = frozenset({"public", "private", "open"})
+"""First words that say which side of a thing a name means, not which thing ("Public Makers"
+for "Raven Makers")."""
 
 
 def _same_name(a: str, b: str) -> bool:
@@ -404,6 +410,8 @@ def _same_name(a: str, b: str) -> bool:
         first, second = second, first
     if first[-len(second) :] == second and len(first) > len(second):
         return True  # "Walnut Wrap PIN" and "PIN", "Cinder Annex Pod" and "Annex Pod"
+    if len(first) == len(second) >= 2 and first[1:] == second[1:] and {first[0], second[0]} & _AUDIENCE_WORDS:
+        return True  # "Public Makers note" and "Raven Makers"
     return len(first) == len(second) >= 3 and first[1:] == second[1:]
 
 

@@ -5,7 +5,9 @@
     .venv/bin/python scripts/supersession_check.py sample SEED [--fixed EARLIER_SAMPLE.txt]
 
 ``dump`` replays every episode turn by turn (statements mode, the domain's pack) and
-writes one line per supersession found; ``diff`` lists those lost, added and now
+writes one line per supersession found (with whether reads cut it whole or mark it);
+``diff`` lists those lost, added, cut whole where they were marked or the other way round
+(dumps written before ``whole`` was recorded show every line as changed), and now
 superseded by another turn, to be read one by one before a detection change is kept;
 ``sample`` draws change candidates (a turn with change wording and a value, not a
 question: 8 medical, 8 education, 7 household, 7 office) and prints, for each, the
@@ -58,7 +60,8 @@ def dump(out: str, data: Path, domains: list[str]) -> None:
                         "new": s["new"],
                         "stmt": text[s["old"]][a:b],
                     }
-                    sink.write(json.dumps({**line, "newtext": text[s["new"]], "reason": s["reason"]}) + "\n")
+                    row = {**line, "newtext": text[s["new"]], "reason": s["reason"], "whole": s.get("whole")}
+                    sink.write(json.dumps(row) + "\n")
 
 
 def diff(before: str, after: str) -> None:
@@ -75,6 +78,11 @@ def diff(before: str, after: str) -> None:
             r = x[k]
             print(f"  {r['ep'][-40:]} {r['old']} <- {r['new']} [{r['reason'].removeprefix('detected:')}]")
             print(f"     OLD: {r['stmt'][:200]}\n     NEW: {r['newtext'][:250]}")
+    flipped = [k for k in a if k in b and a[k].get("whole") != b[k].get("whole")]
+    print(f"== WHOLE CHANGED: {len(flipped)}")
+    for k in flipped:
+        print(f"  {k[0][-40:]} {k[1]} <- {b[k]['new']} whole {a[k].get('whole')} -> {b[k].get('whole')}")
+        print(f"     OLD: {k[2][:200]}")
     moved = [k for k in a if k in b and a[k]["new"] != b[k]["new"]]
     print(f"== NEW SUPERSEDER: {len(moved)}")
     for k in moved:

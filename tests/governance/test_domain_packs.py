@@ -32,6 +32,7 @@ from govmem import Memory, Principal, Relationship, Turn, read_episodes
 from govmem.governance.labeling import SAID_BY, Facet, said_by
 from govmem.governance.policy_engine import Permissions
 from govmem.governance.policy_pack import PolicyPack, scope_things
+from govmem.governance.revocation.claim_supersession import deciding_sentences
 from govmem.loaders.gatemem import Episode
 from govmem.timestamps import normalize_timestamp
 from statement_marks import current, sentence_around, squeeze, unmarked
@@ -115,13 +116,14 @@ class EpisodeStore:
     def current(self, sentence: Sentence, reader: str | None = None) -> str:
         """The span as a default read returns it to ``reader``: without statements
         superseded whole, with the others marked; a statement superseded by a turn the
-        reader may not read whole is cut, not marked (the mark would tell of that turn)."""
+        reader may not be told of is cut, not marked (the mark would tell of that turn):
+        see :meth:`reads_change`."""
         rows = self.superseded.get(sentence.turn_id, ())
         if reader is not None:  # superseded in part by a turn the reader may not read: its sentence goes
             text = self.turn_texts[sentence.turn_id]
             rows = [
                 row
-                if row[5] or self.reads_whole(reader, row[2])
+                if row[5] or self.reads_change(reader, row[2])
                 else (*sentence_around(text, *row[:2]), *row[2:5], True)
                 for row in rows
             ]
@@ -134,18 +136,29 @@ class EpisodeStore:
         spans = store.turn_spans(keys.values())
         return {turn_id: spans[key][1] for turn_id, key in keys.items() if key in spans}
 
-    def reads_whole(self, principal_id: str, turn_id: str | None, seen: frozenset[str] = frozenset()) -> bool:
-        """Whether a read may tell the requester of a turn: the engine lets them read every
-        span of it, and so (in turn) every turn that superseded it or one of its statements."""
+    def reads_change(
+        self, principal_id: str, turn_id: str | None, seen: frozenset[str] = frozenset()
+    ) -> bool:
+        """Whether a read may tell the requester that a turn changed something: the engine
+        lets them read every span of it stating the change (its sentences holding a revising
+        claim or naming what it replaces), and so (in turn) of every turn that superseded it
+        or one of its statements. "The orientation is now May 1, 2026. That change does not
+        modify Maya's file." tells of the change to whoever may read its first sentence."""
         if turn_id is None or turn_id in seen:
             return False
-        parts = [s for s in self.sentences if s.turn_id == turn_id]
+        text = self.turn_texts.get(turn_id, "")
+        deciding = deciding_sentences(text)
+        parts = [
+            s
+            for s in self.sentences
+            if s.turn_id == turn_id and any(a < s.start + len(s.text) and s.start < b for a, b in deciding)
+        ]
         if not (any(s.text.strip() for s in parts) and all(self.reads(principal_id, s) for s in parts)):
             return False
         later = {row[2] for row in self.superseded.get(turn_id, ())} | self.whole_successors.get(
             turn_id, set()
         )
-        return all(self.reads_whole(principal_id, t, seen | {turn_id}) for t in later)
+        return all(self.reads_change(principal_id, t, seen | {turn_id}) for t in later)
 
     @cached_property
     def whole_successors(self) -> dict[str, set[str | None]]:

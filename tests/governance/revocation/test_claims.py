@@ -326,6 +326,21 @@ def test_a_name_saying_which_side_of_a_thing_names_the_thing() -> None:
     assert find_claim_supersessions(records(other, move), []) == []
 
 
+def test_now_before_a_present_tense_is_change_wording_for_values() -> None:
+    earlier = "Current private review date remains April 9, 2027."
+    shown = "Registrar now shows April 11, 2027 as the active private review date."
+    assert [f.older for f in find_claim_supersessions(records(earlier, shown), [])] == [0]
+
+
+def test_a_sentence_listing_more_than_its_values_is_marked_not_cut() -> None:
+    summary = "Current Cedar Care summary: ends at 6:40 PM, side door keypad, kitchen plus Helen's bedroom."
+    change = "Updating Cedar Care: the window now ends at 6:25 PM rather than 6:40 PM."
+    found = find_claim_supersessions(records(summary, change), [])
+    assert [(f.older, f.whole) for f in found] == [(0, False)]  # the door and the rooms still hold
+    plain = "Current Cedar Care window: ends at 6:40 PM."
+    assert [(f.older, f.whole) for f in find_claim_supersessions(records(plain, change), [])] == [(0, True)]
+
+
 def test_a_claim_giving_more_than_its_replacement_restates_is_superseded_in_part() -> None:
     found = find_claim_supersessions(
         records(

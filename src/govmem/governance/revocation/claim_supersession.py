@@ -586,8 +586,10 @@ def _restates(
         return None
     if old.owners and claim.owners and not old.owners & claim.owners:
         return None
-    whole = claim.sentence and all(
-        values <= gone.get(base_attribute(a), frozenset()) for a, values in claim.values.items()
+    whole = (
+        claim.sentence
+        and not claim.lists_more
+        and all(values <= gone.get(base_attribute(a), frozenset()) for a, values in claim.values.items())
     )
     return ("restates-replaced", "changed-" + "-".join(sorted(hit)), "revision-wording"), whole
 
@@ -752,7 +754,7 @@ def _revised_by(
             mine, theirs = subjects(old_key, old.start, old.end), subjects(new_key, new.start, new.end)
             if mine and theirs and not mine & theirs:
                 continue
-            whole = old.sentence and set(old.values) <= set(retired)
+            whole = old.sentence and not old.lists_more and set(old.values) <= set(retired)
             return (
                 ("named-retired", "changed-" + "-".join(sorted(retired)), "revision-wording"),
                 whole,
@@ -790,6 +792,7 @@ def _revised_by(
         # is marked
         whole = (
             old.sentence
+            and not old.lists_more
             and set(old.values) <= set(new.values) | set(new.replaced)
             and not any(
                 len(values) > 1

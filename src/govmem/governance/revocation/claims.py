@@ -327,6 +327,9 @@ class Claim:
     retires: bool = False
     """Whether it says in so many words that a value is retired ("is retired", "no longer
     active", "is superseded", "replaces 231,000 USD"): "was" or "from" before a value do not."""
+    lists_more: bool = False
+    """Whether it lists items of words beside its values ("..., side door keypad, kitchen plus
+    Helen's bedroom"): what a change of its values leaves standing."""
     introduced: frozenset[str] = frozenset()
     """Anchor stems of a sentence just before it that says what changes but gives no value
     ("The storage-cabinet PIN also rotates. The current Walnut Wrap PIN is now 9136.")."""
@@ -562,10 +565,19 @@ def _anchor(
     return frozenset(words)
 
 
-def _revises(text: str) -> bool:
+_NOW_DOING = re.compile(
+    r"\bnow\s+(?:uses|lists|shows|points|starts|ends|begins|runs|sits|has|have)\b", re.IGNORECASE
+)
+"""A present tense after "now" beside a value ("Willow Tutors now lists May 16, 2027", "Registrar
+now shows April 11, 2027"): change wording for claims of values only, not for things named
+as replaced, whose rule does not compare whom they are said of ("June now uses the
+Withings cuff instead of the Omron cuff" replaces nothing of Arthur's)."""
+
+
+def _revises(text: str, patterns: tuple[re.Pattern[str], ...] = (CHANGE_PATTERN, REVISION_PATTERN)) -> bool:
     """Change wording that is neither negated nor inside or before a condition ("... unless
     we reschedule by Tuesday", "goes up to 20 mg if ..." say nothing changed)."""
-    for pattern in (CHANGE_PATTERN, REVISION_PATTERN):
+    for pattern in patterns:
         for m in pattern.finditer(text):
             before = text[max(0, m.start() - 40) : m.start()]
             clause = _CLAUSE_START.split(text[: m.start()])[-1]
@@ -640,25 +652,28 @@ def _name_words(sentence: str) -> frozenset[str]:
     )
 
 
-def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[int, int, bool]]:
     """A listing sentence cut into its items: each keeps a value and a word of its own. An
     item after "and" that names its own owner and holds no value ("... at 8:40 AM and
     Tuesday's ECG plus cardiology visit") is an item too, not words of the value before,
-    unless it says it shares it ("... moved to 12:50 PM and Tuesday's ECG too")."""
+    unless it says it shares it ("... moved to 12:50 PM and Tuesday's ECG too"). With each
+    item: whether it took in a listed item of words and no value ("Friday 4:35 PM to 6:40
+    PM, side door keypad, kitchen plus Helen's bedroom"), which says more than its values."""
     cuts = [(m.start(), m.end()) for m in _CUT.finditer(sentence)]
     if not cuts:
-        return [(0, len(sentence))]
+        return [(0, len(sentence), False)]
     bounds, start, listed = [], 0, [False]
     for a, b in cuts:
         bounds.append((start, a))
         listed.append(sentence[a:b].strip() != ";")  # after "and" or a list's comma
         start = b
     bounds.append((start, len(sentence)))
-    merged: list[tuple[int, int]] = []
-    pending: tuple[int, int] | None = None
+    merged: list[tuple[int, int, bool]] = []
+    pending: tuple[int, int, bool] | None = None
     for (a, b), in_list in zip(bounds, listed, strict=True):
+        more = False
         if pending is not None:
-            a, pending = pending[0], None
+            a, more, pending = pending[0], pending[2], None
         piece = sentence[a:b]
         located = _located(piece)
         if (
@@ -670,7 +685,7 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
             and _anchor(piece, located, names)
         ):
             # "... at 8:40 AM and Tuesday's ECG plus cardiology visit": an item of its own, no value
-            merged.append((a, b))
+            merged.append((a, b, False))
             continue
         replaced = _replaced_ranges(piece)
         current = [
@@ -680,15 +695,16 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
         ]
         whole = bool(current) and bool(_anchor(piece, located, names))
         if not whole:
+            words = in_list and not located and bool(_anchor(piece, located, names))
             if merged:
-                merged[-1] = (merged[-1][0], b)
+                merged[-1] = (merged[-1][0], b, merged[-1][2] or words)
             else:
-                pending = (a, b)
+                pending = (a, b, more or words)
             continue
-        merged.append((a, b))
+        merged.append((a, b, more))
     if pending is not None:
         if merged:
-            merged[-1] = (merged[-1][0], pending[1])
+            merged[-1] = (merged[-1][0], pending[1], merged[-1][2] or pending[2])
         else:
             merged.append(pending)
     return merged
@@ -717,7 +733,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                 lead = (_anchor(sentence, [], _name_words(sentence)), _threads(sentence))
             continue
         asserts = _asserts(sentence)
-        revises = _revises(sentence)
+        revises = _revises(sentence, (CHANGE_PATTERN, REVISION_PATTERN, _NOW_DOING))
         named_at = entity_spans(sentence)
         name_words = _name_words(sentence)
         threads = _threads(sentence)
@@ -730,7 +746,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
             else set()
         )
         before: frozenset[str] = frozenset()  # the owners of the piece before
-        for p_start, p_end in pieces:
+        for p_start, p_end, lists_more in pieces:
             context = frozenset(name for name, at in named_at if at < p_end) | after_values
             owners = frozenset(stem(m.group(1).lower()) for m in _OWNER.finditer(sentence, p_start, p_end))
             if (
@@ -768,6 +784,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     revises=revises,
                     asserts=asserts,
                     sentence=len(pieces) == 1,
+                    lists_more=lists_more,
                     names=_names_in(piece, name_words),
                     threads=threads or (lead_threads if "weekday" not in values else frozenset()),
                     mine=bool(_MINE.search(piece)),

@@ -341,6 +341,14 @@ def test_a_sentence_listing_more_than_its_values_is_marked_not_cut() -> None:
     assert [(f.older, f.whole) for f in find_claim_supersessions(records(plain, change), [])] == [(0, True)]
 
 
+def test_a_record_named_alike_is_one_thing() -> None:
+    note = "Current support note is now February 25, 2027 and proctor-slot confirmation pending."
+    summary = "Current support summary now uses February 27, 2027 as the private target date."
+    assert [f.older for f in find_claim_supersessions(records(note, summary), [])] == [0]
+    other = "Current housing note is now February 25, 2027 and proctor-slot confirmation pending."
+    assert find_claim_supersessions(records(other, summary), []) == []
+
+
 def test_a_claim_giving_more_than_its_replacement_restates_is_superseded_in_part() -> None:
     found = find_claim_supersessions(
         records(

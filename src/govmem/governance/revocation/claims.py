@@ -327,6 +327,9 @@ class Claim:
     retires: bool = False
     """Whether it says in so many words that a value is retired ("is retired", "no longer
     active", "is superseded", "replaces 231,000 USD"): "was" or "from" before a value do not."""
+    record: frozenset[str] = frozenset()
+    """Stems of the name of the record a sentence opens on ("Current support note is now ...",
+    "Current support summary still uses ...": ``support``); empty when it opens on none."""
     lists_more: bool = False
     """Whether it lists items of words beside its values ("..., side door keypad, kitchen plus
     Helen's bedroom"): what a change of its values leaves standing."""
@@ -710,6 +713,24 @@ def _pieces(sentence: str, names: frozenset[str] = frozenset()) -> list[tuple[in
     return merged
 
 
+_RECORD_OPENING = re.compile(
+    r"\s*(?:(?:current|updated|latest|active|final|working)\s+)?((?:[A-Za-z][\w-]*\s+){1,3}?)"
+    r"(?:note|summary|recap|snapshot|state)\b(?!\s+(?:of|for)\b)",
+    re.IGNORECASE,
+)
+
+
+def _record_name(sentence: str) -> frozenset[str]:
+    """The record a sentence opens on, by the stems of its name's words (see ``Claim.record``)."""
+    opening = _RECORD_OPENING.match(sentence)
+    if opening is None:
+        return frozenset()
+    words = [w.lower() for w in _WORD.findall(opening.group(1))]
+    if any(w in FUNCTION_WORDS or stem(w) in CHANGE_STEMS | RECORD_STEMS for w in words):
+        return frozenset()  # "Logging Saturday current state", "My current note"
+    return frozenset(stem(w) for w in words)
+
+
 def _threads(sentence: str) -> frozenset[str]:
     """The weekdays ``sentence`` uses to name a thread (see :func:`_names_a_thread`)."""
     return frozenset(
@@ -785,6 +806,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                     asserts=asserts,
                     sentence=len(pieces) == 1,
                     lists_more=lists_more,
+                    record=_record_name(sentence) if p_start == pieces[0][0] else frozenset(),
                     names=_names_in(piece, name_words),
                     threads=threads or (lead_threads if "weekday" not in values else frozenset()),
                     mine=bool(_MINE.search(piece)),

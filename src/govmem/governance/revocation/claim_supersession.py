@@ -10,12 +10,17 @@ A new claim revises an earlier one (see :mod:`claims`) when
   frequency among the claims of the turns up to the new one, so "current" or "note"
   count little, and the outcome does not depend on how turns are batched; a long
   heading both share, "Final Saturday update before the next summary:", is left
-  out), they do not each name an entity the other does not, nor name different
-  weekday threads ("the Saturday setup" and "the Sunday signoff"), nor different
-  owners ("Elena's review date", "Marco's review date"; an owner one claim alone names
-  is left out of the anchors when the other names no one else), their subjects (the
-  labeller's principals of each span, when both have some) meet, and a slot called
-  "my" by one speaker is not revised by another speaker's "my" slot;
+  out; a sentence just before that says what changes lends its words, "The storage
+  PIN also rotates. The current one is now 9136."), or both open on a record of the
+  same name ("Current support note ...", "Current support summary ..."); they do not
+  each name an entity the other does not ("Public Makers" names "Raven Makers"), nor
+  name different weekday threads ("the Saturday setup" and "the Sunday signoff"), nor
+  call it public and private, nor name different owners ("Elena's review date",
+  "Marco's review date"; an owner one claim alone names is left out of the anchors when
+  the other names no one else), their subjects (the labeller's principals of each span,
+  when both have some) meet, a slot called "my" by one speaker is not revised by
+  another speaker's "my" slot, and no other claim of the earlier record fits the new
+  one better (the rheumatology item of a list of follow-ups, not the nephrology one);
 - they state the **same attribute with another value**: the earlier claim states a
   value of it that the new claim does not state as current, the new claim states one
   the earlier does not (a recap of part changes nothing), times compare only within
@@ -27,9 +32,10 @@ What is found is (earlier turn, claim span, new turn, reasons, whole); only the
 earlier claim's span stops being current, so the rest of its turn is served as
 before. The claim is superseded **whole** when it is a whole sentence and the new
 claim restates every attribute it gives ("Tuesday at 10:00" by "moved to Thursday at
-1:30"): reads cut it. When it is one item of a listing sentence, or gives something
+1:30"): reads cut it. When it is one item of a listing sentence, gives something
 the new claim does not restate ("September 18 from 6:30 to 6:50 PM" by "the window is
-now 6:40 to 7:00 PM": the date still holds), reads keep it marked as superseded, so
+now 6:40 to 7:00 PM": the date still holds) or lists items of words beside its values
+("Friday 4:35 PM to 6:40 PM, side door keypad, kitchen"), reads keep it marked, so
 returned text is always stored sentences, marked or not, and no old value is served
 as current. A claim superseded once is superseded again only by a record of an earlier
 time (a change told late whose time comes first: the store keeps the earliest end).

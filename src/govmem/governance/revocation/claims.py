@@ -25,7 +25,10 @@ turns, not on whole turns. :func:`claims_of` cuts a turn into **claims**:
   "remains", "first", "booked") and without names of people ("Dr. Varga", "Elena's",
   "Walter Brandt, you're ..."), whom the subject check compares; a **heading** before a
   colon is noted, weekdays naming a thread are kept apart (``threads``), and whether
-  the claim says "my" (``mine``);
+  the claim says "my" (``mine``); the anchor of a sentence just before it that says
+  what changes and gives no value (``introduced``), the name of a record its sentence
+  opens on (``record``: "Current support note ..."), and whether it lists items of
+  words beside its values (``lists_more``);
 - whether it **revises** (change wording not under a negation nor inside a condition:
   "... unless we reschedule") and whether it
   **asserts** at all: a question, a condition ("If you move Monday, ...") or a

@@ -58,7 +58,7 @@ from govmem.governance.revocation.phrase_supersession import (
     phrase_findings,
     replaced_things,
 )
-from govmem.governance.revocation.statements import analyse, stem, unmatched_entities
+from govmem.governance.revocation.statements import AUDIENCE_WORDS, analyse, stem, unmatched_entities
 
 ANCHOR_CONTAINMENT = 0.6
 """Share of the smaller claim's anchor stems that must occur in the other's."""
@@ -199,8 +199,15 @@ def _unnamed_by(claim: Claim, other: Claim) -> frozenset[str]:
     "Elena's file" and "Review update: Elena's private Orbit Review target" both name
     Elena (a possessive opening a sentence is an owner, not an entity)."""
     return frozenset(
-        name for name in unmatched_entities(claim.entities, other.entities) if not _opens(name, other.owners)
+        name
+        for name in unmatched_entities(claim.entities, other.entities, (_sides(claim), _sides(other)))
+        if not _opens(name, other.owners)
     )
+
+
+def _sides(claim: Claim) -> frozenset[str]:
+    """The words of which side of a thing is meant ("public", "private", "open") a claim uses."""
+    return frozenset(w for w in AUDIENCE_WORDS if stem(w) in claim.anchor | claim.introduced)
 
 
 def _opens(name: str, owners: frozenset[str]) -> bool:
@@ -683,7 +690,9 @@ def _names_another(claim: Claim, old: Claim, new: Claim) -> bool:
     theirs = old.owners | new.owners | old.capitals | new.capitals | old.anchor | new.anchor
     if claim.owners - (old.owners | new.owners):
         return True
-    if unmatched_entities(claim.entities, old.entities | new.entities):
+    if unmatched_entities(
+        claim.entities, old.entities | new.entities, (_sides(claim), _sides(old) | _sides(new))
+    ):
         return True
     return bool((claim.capitals - claim.heading) - theirs)
 

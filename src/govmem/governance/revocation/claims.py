@@ -67,7 +67,9 @@ CHANGE_PATTERN = re.compile(
     r"reschedul\w*|chang(?:e|ed|es|ing)|switch\w*|increas\w*|decreas\w*|reduc\w*|"
     r"rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|replac\w*|updat\w*|instead|new|newer|newest|"
     r"no\s+longer|rotat\w*|revis\w*|supersed\w*|adjust\w*|shift(?:ed|s)?|corrected|correction|"
-    r"narrow(?:ed|s|ing)|(?:will|to|can|please|we|i)\s+narrow|shorten\w*|extend(?:ed|s|ing)?|push(?:ed|es)?\s+back|bump(?:ed|s)?|"
+    r"narrow(?:ed|s|ing)|(?:will|to|can|please|we|i)\s+narrow|"
+    r"narrow(?=\s+(?:the|your|my|our|their|his|her|its|it|this|that|down)\b)|"
+    r"shorten\w*|extend(?:ed|s|ing)?|push(?:ed|es)?\s+back|bump(?:ed|s)?|"
     r"postpon\w*|brought\s+forward|pulled\s+forward|moved\s+up|rather\s+than|swap(?:s|ped|ping)?|"
     r"delay(?:ed|s|ing)?|widen(?:ed|s|ing)?|lengthen(?:ed|s|ing)?|tighten(?:ed|s|ing)?|"
     r"relocat\w*|reassign\w*|re-?book\w*|trimm(?:ed|ing)|cut\s+back|scaled\s+back|"
@@ -580,6 +582,9 @@ as replaced, whose rule does not compare whom they are said of ("June now uses t
 Withings cuff instead of the Omron cuff" replaces nothing of Arthur's)."""
 
 
+_ADDING = re.compile(r"\b(?:second|another|also|too|as\s+well|extra|added|additional)\b", re.IGNORECASE)
+
+
 def _revises(text: str, patterns: tuple[re.Pattern[str], ...] = (CHANGE_PATTERN, REVISION_PATTERN)) -> bool:
     """Change wording that is neither negated nor inside or before a condition ("... unless
     we reschedule by Tuesday", "goes up to 20 mg if ..." say nothing changed)."""
@@ -757,7 +762,9 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                 lead = (_anchor(sentence, [], _name_words(sentence)), _threads(sentence))
             continue
         asserts = _asserts(sentence)
-        revises = _revises(sentence, (CHANGE_PATTERN, REVISION_PATTERN, _NOW_DOING))
+        revises = _revises(sentence) or (  # "now has a second session on Thursday" adds one
+            _ADDING.search(sentence) is None and _revises(sentence, (_NOW_DOING,))
+        )
         named_at = entity_spans(sentence)
         name_words = _name_words(sentence)
         threads = _threads(sentence)
@@ -792,20 +799,23 @@ def claims_of(text: str) -> tuple[Claim, ...]:
                 (replaced if old else values).setdefault(attribute, set()).add(value)
             start = s_start + p_start + (len(piece) - len(piece.lstrip()))
             end = s_start + p_end
-            lead_anchor, lead_threads = (
-                introduced if introduced and len(pieces) == 1 else (frozenset(), frozenset())
-            )
+            own_anchor = _anchor(piece, located, name_words)
+            # "Sunday release is moving slightly later. Make it release after 1:20 PM.": the
+            # sentence before says what changes when this one names nothing else ("The
+            # pharmacy changed its hours. Your MRI is now Tuesday ..." is the MRI's alone)
+            led = introduced is not None and len(pieces) == 1 and own_anchor <= introduced[0]
+            lead_anchor, lead_threads = introduced if introduced and led else (frozenset(), frozenset())
             found.append(
                 Claim(
                     start=start,
                     end=end,
-                    anchor=_anchor(piece, located, name_words),
+                    anchor=own_anchor,
                     introduced=lead_anchor,
                     heading=_heading(piece, name_words, header - p_start),
                     entities=context,  # names up to its end or after every value, not later items'
                     values={k: frozenset(v) for k, v in values.items()},
                     replaced={k: frozenset(v) for k, v in replaced.items()},
-                    revises=revises,
+                    revises=revises or led,
                     asserts=asserts,
                     sentence=len(pieces) == 1,
                     lists_more=lists_more,

@@ -389,17 +389,40 @@ def entity_spans(text: str) -> list[tuple[str, int]]:
     return found
 
 
-def unmatched_entities(these: frozenset[str], those: frozenset[str]) -> frozenset[str]:
+def unmatched_entities(
+    these: frozenset[str],
+    those: frozenset[str],
+    sides: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+) -> frozenset[str]:
     """Entities of ``these`` naming nothing of ``those``. Two names match when one ends the
     other ("pin" and "walnut wrap pin", "cedar care" and "updating cedar care", which a
     sentence's first word, capitalised only for starting it, may have joined), or when
     both differ only in a first word of three or more ("provisional cedar care" and
-    "updating cedar care") or in a first word saying which side of it is meant ("public
-    makers" and "raven makers"); "helen chen" and "rosa chen" do not."""
-    return frozenset(name for name in these - those if not any(_same_name(name, other) for other in those))
+    "updating cedar care") or in a first word saying which side of it is meant, when what
+    names the other calls its thing that side too (``sides``: the side words said beside
+    ``these`` and beside ``those``; "public makers" is "raven makers" in "Public update:
+    Raven Makers is moving ...", "Public Storage" no "Cube Storage"); "helen chen" and
+    "rosa chen" do not."""
+    mine, theirs = sides
+    return frozenset(
+        name
+        for name in these - those
+        if not any(_same_name(name, other) or _same_side(name, other, theirs, mine) for other in those)
+    )
 
 
-_AUDIENCE_WORDS = frozenset({"public", "private", "open"})
+def _same_side(a: str, b: str, said_with_b: frozenset[str], said_with_a: frozenset[str]) -> bool:
+    """Whether two names differ only in a first word saying which side is meant, said
+    beside the other name too ("Public Makers" and "Raven Makers" called public)."""
+    first, second = a.split(" "), b.split(" ")
+    if len(first) != len(second) or len(first) < 2 or first[1:] != second[1:]:
+        return False
+    return (first[0] in AUDIENCE_WORDS and first[0] in said_with_b) or (
+        second[0] in AUDIENCE_WORDS and second[0] in said_with_a
+    )
+
+
+AUDIENCE_WORDS = frozenset({"public", "private", "open"})
 """First words that say which side of a thing a name means, not which thing ("Public Makers"
 for "Raven Makers")."""
 
@@ -410,8 +433,6 @@ def _same_name(a: str, b: str) -> bool:
         first, second = second, first
     if first[-len(second) :] == second and len(first) > len(second):
         return True  # "Walnut Wrap PIN" and "PIN", "Cinder Annex Pod" and "Annex Pod"
-    if len(first) == len(second) >= 2 and first[1:] == second[1:] and {first[0], second[0]} & _AUDIENCE_WORDS:
-        return True  # "Public Makers note" and "Raven Makers"
     return len(first) == len(second) >= 3 and first[1:] == second[1:]
 
 

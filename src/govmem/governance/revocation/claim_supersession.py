@@ -207,7 +207,10 @@ def _unnamed_by(claim: Claim, other: Claim) -> frozenset[str]:
 
 def _sides(claim: Claim) -> frozenset[str]:
     """The words of which side of a thing is meant ("public", "private", "open") a claim uses."""
-    return frozenset(w for w in AUDIENCE_WORDS if stem(w) in claim.anchor | claim.introduced)
+    return frozenset(w for w, st in _SIDE_STEMS if st in claim.anchor or st in claim.introduced)
+
+
+_SIDE_STEMS = tuple((w, stem(w)) for w in sorted(AUDIENCE_WORDS))
 
 
 def _opens(name: str, owners: frozenset[str]) -> bool:
@@ -368,25 +371,24 @@ def find_claim_supersessions(
         for old in current:
             # "my window" said by someone else: another person's slot
             revising_here = [c for c in revising if not c.mine] if others_speaker and old.mine else revising
-            revising_here = [
-                c
-                for c in revising_here
-                if not _meant_another(old, c, current, weights)
-                and not _fits_another_better(old, c, current, weights)
-            ]
-            if not revising_here:
-                continue
-            found = _revised_by(
-                old,
-                older.key,
-                revising_here,
-                newer.key,
-                subjects,
-                weights,
-                restated,
-                named,
-                analyse(older.text).entities,
-            )
+            revising_here = [c for c in revising_here if not _meant_another(old, c, current, weights)]
+            found = None
+            while revising_here:
+                found = _revised_by(
+                    old,
+                    older.key,
+                    revising_here,
+                    newer.key,
+                    subjects,
+                    weights,
+                    restated,
+                    named,
+                    analyse(older.text).entities,
+                )
+                if found is None or not _fits_another_better(old, found[3], current, weights):
+                    break
+                # another claim of the record is more plainly what that one revises: try the rest
+                revising_here, found = [c for c in revising_here if c is not found[3]], None
             if found is not None and not _about_another(older.text[old.start : old.end], newer.text):
                 reasons, whole, gone, by = found
                 superseded[(older.key, old.start)] = newer.valid_from

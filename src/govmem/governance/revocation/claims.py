@@ -730,6 +730,9 @@ _RECORD_OPENING = re.compile(
 
 def _record_name(sentence: str) -> frozenset[str]:
     """The record a sentence opens on, by the stems of its name's words (see ``Claim.record``)."""
+    head = sentence[:80].lower()
+    if not any(word in head for word in ("note", "summary", "recap", "snapshot", "state")):
+        return frozenset()
     opening = _RECORD_OPENING.match(sentence)
     if opening is None:
         return frozenset()
@@ -737,6 +740,14 @@ def _record_name(sentence: str) -> frozenset[str]:
     if any(w in FUNCTION_WORDS or stem(w) in CHANGE_STEMS | RECORD_STEMS for w in words):
         return frozenset()  # "Logging Saturday current state", "My current note"
     return frozenset(stem(w) for w in words)
+
+
+def _lead(sentence: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The anchor and threads of a sentence giving no value that says something changes
+    ("The storage-cabinet PIN also rotates."), or None."""
+    if not (_revises(sentence) and _asserts(sentence)):
+        return None
+    return _anchor(sentence, [], _name_words(sentence)), _threads(sentence)
 
 
 def _threads(sentence: str) -> frozenset[str]:
@@ -752,18 +763,20 @@ def _threads(sentence: str) -> frozenset[str]:
 def claims_of(text: str) -> tuple[Claim, ...]:
     """The claims of a turn's text that state at least one value, in text order."""
     found = []
-    lead: tuple[frozenset[str], frozenset[str]] | None = None  # a change said before its value
+    valueless = ""  # the sentence before when it gives no value: it may say what changes
     for s_start, s_end in sentence_spans(text):
         sentence = text[s_start:s_end]
         in_sentence = _located(sentence)
-        introduced, lead = lead, None
+        plain, valueless = valueless, ""
         if not in_sentence:
-            if _revises(sentence) and _asserts(sentence):
-                lead = (_anchor(sentence, [], _name_words(sentence)), _threads(sentence))
+            valueless = sentence
             continue
+        introduced = _lead(plain) if plain else None
         asserts = _asserts(sentence)
         revises = _revises(sentence) or (  # "now has a second session on Thursday" adds one
-            _ADDING.search(sentence) is None and _revises(sentence, (_NOW_DOING,))
+            "now" in sentence.lower()
+            and _ADDING.search(sentence) is None
+            and _revises(sentence, (_NOW_DOING,))
         )
         named_at = entity_spans(sentence)
         name_words = _name_words(sentence)

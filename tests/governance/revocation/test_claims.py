@@ -356,6 +356,8 @@ def test_now_before_a_present_tense_is_change_wording_for_values() -> None:
     earlier = "Current private review date remains April 9, 2027."
     shown = "Registrar now shows April 11, 2027 as the active private review date."
     assert [f.older for f in find_claim_supersessions(records(earlier, shown), [])] == [0]
+    opens = records("The garage opens at 7:00 AM.", "The garage now opens at 6:00 AM.")
+    assert [f.older for f in find_claim_supersessions(opens, [])] == [0]
     added = "Physical therapy now has a second weekly session on Thursday at 10:00 AM."
     assert find_claim_supersessions(records("Physical therapy is Monday at 10:00 AM.", added), []) == []
 

@@ -574,7 +574,7 @@ def _anchor(
 
 
 _NOW_DOING = re.compile(
-    r"\bnow\s+(?:uses|lists|shows|points|starts|ends|begins|runs|sits|has|have)\b", re.IGNORECASE
+    r"\bnow\s+(?:uses|lists|shows|points|starts|ends|begins|runs|sits|opens|closes|has|have)\b", re.IGNORECASE
 )
 """A present tense after "now" beside a value ("Willow Tutors now lists May 16, 2027", "Registrar
 now shows April 11, 2027"): change wording for claims of values only, not for things named

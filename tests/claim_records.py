@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from govmem.governance.revocation.claim_supersession import (
     ClaimFinding,
     ClaimRecord,
@@ -11,7 +13,8 @@ from govmem.governance.revocation.claim_supersession import (
 
 def records(*texts: str) -> list[ClaimRecord]:
     """One record a day from March 1, 2026, keyed by position."""
-    return [ClaimRecord(i, f"2026-03-0{i + 1}T09:00", t) for i, t in enumerate(texts)]
+    first = date(2026, 3, 1)
+    return [ClaimRecord(i, f"{first + timedelta(days=i)}T09:00", t) for i, t in enumerate(texts)]
 
 
 def found_in_any_batches(every: list[ClaimRecord]) -> list[ClaimFinding]:

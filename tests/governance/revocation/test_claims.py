@@ -21,6 +21,11 @@ def only(text: str):
     return claims[0]
 
 
+def superseded(*texts: str) -> list[int]:
+    """The records whose claims the later ones supersede, in finding order."""
+    return [f.older for f in find_claim_supersessions(records(*texts), [])]
+
+
 def test_values_by_attribute_and_replaced_values() -> None:
     claim = only("The follow-up moved from Tuesday 10:00 AM to Thursday 1:30 PM.")
     assert claim.values == {"weekday": {"thursday"}, "clock": {"13:30"}}
@@ -292,12 +297,12 @@ def test_a_public_value_is_not_revised_by_a_private_change() -> None:
 def test_a_sentence_saying_what_changes_before_its_value_says_what_the_value_is_of() -> None:
     earlier = "The guest network code is 4410."
     change = "The guest network code also changed. The current code is 5583."
-    assert [f.older for f in find_claim_supersessions(records(earlier, change), [])] == [0]
-    release = records(
+    assert superseded(earlier, change) == [0]
+    release = (
         "Sunday release stays after 1:15 PM.",
         "Sunday release is moving later. Make it release after 1:20 PM.",
     )
-    assert [f.older for f in find_claim_supersessions(release, [])] == [0]
+    assert superseded(*release) == [0]
 
 
 def test_a_sentence_before_about_another_thing_lends_nothing() -> None:
@@ -320,7 +325,7 @@ def test_the_weekday_of_a_sentence_saying_what_changes_names_the_thread_of_its_v
     # the weekday before is the old slot's when the value gives its own
     slot = "Schedule update: Wednesday slot released. New procedure slot is Thursday March 12 at 11:10 AM."
     moved = "The Thursday room was taken, so your procedure slot moved to Friday, March 13 at 12:30 PM."
-    assert [f.older for f in find_claim_supersessions(records(slot, moved), [])] == [0]
+    assert superseded(slot, moved) == [0]
 
 
 def test_narrow_as_an_adjective_is_no_change_wording() -> None:
@@ -338,7 +343,7 @@ def test_narrow_as_an_adjective_is_no_change_wording() -> None:
 def test_a_name_saying_which_side_of_a_thing_names_the_thing() -> None:
     note = "Public Makers note: the open roster still points to Showcase Bay 327."
     move = "Public update: Raven Makers is moving from Showcase Bay 327 to Showcase Bay 328."
-    assert [f.older for f in find_claim_supersessions(records(note, move), [])] == [0]
+    assert superseded(note, move) == [0]
     other = "Falcon Makers note: the open roster still points to Showcase Bay 327."
     assert find_claim_supersessions(records(other, move), []) == []
     # only where both call their thing by that side: "Public Storage" is no "Cube Storage"
@@ -355,9 +360,9 @@ def test_a_name_saying_which_side_of_a_thing_names_the_thing() -> None:
 def test_now_before_a_present_tense_is_change_wording_for_values() -> None:
     earlier = "Current private review date remains April 9, 2027."
     shown = "Registrar now shows April 11, 2027 as the active private review date."
-    assert [f.older for f in find_claim_supersessions(records(earlier, shown), [])] == [0]
-    opens = records("The garage opens at 7:00 AM.", "The garage now opens at 6:00 AM.")
-    assert [f.older for f in find_claim_supersessions(opens, [])] == [0]
+    assert superseded(earlier, shown) == [0]
+    opens = ("The garage opens at 7:00 AM.", "The garage now opens at 6:00 AM.")
+    assert superseded(*opens) == [0]
     added = "Physical therapy now has a second weekly session on Thursday at 10:00 AM."
     assert find_claim_supersessions(records("Physical therapy is Monday at 10:00 AM.", added), []) == []
 
@@ -374,7 +379,7 @@ def test_a_sentence_listing_more_than_its_values_is_marked_not_cut() -> None:
 def test_a_record_named_alike_is_one_thing() -> None:
     note = "Current support note is now February 25, 2027 and proctor-slot confirmation pending."
     summary = "Current support summary now uses February 27, 2027 as the private target date."
-    assert [f.older for f in find_claim_supersessions(records(note, summary), [])] == [0]
+    assert superseded(note, summary) == [0]
     other = "Current housing note is now February 25, 2027 and proctor-slot confirmation pending."
     assert find_claim_supersessions(records(other, summary), []) == []
 

@@ -157,10 +157,9 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     def mass(terms: frozenset[str]) -> float:
         return sum(weights.get(t, 1.0) for t in terms)
 
+    # "Current support note is now February 25, ..." and "Current support summary now uses ..."
     if old.record and old.record == new.record and not (old.owners ^ new.owners):
-        return (
-            True  # "Current support note is now February 25, ..." and "Current support summary now uses ..."
-        )
+        return True
     mine, theirs = old.anchor, new.anchor  # names of people are not in anchors (subjects check them)
     if old.owners and new.owners and not old.owners & new.owners:
         return False  # "Elena's review date" and "Marco's review date"
@@ -184,14 +183,19 @@ def same_thing(old: Claim, new: Claim, weights: Weights | None = None) -> bool:
     # a sentence before saying what changes ("... review target has moved again. The active
     # review date is now ...") may say what the value is of, where the claim's words do not
     return any(
-        _contained(one, other, mass)
+        _containment(one, other, weights) >= ANCHOR_CONTAINMENT
         for one, other in {(mine, theirs), (mine | old.introduced, theirs | new.introduced)}
     )
 
 
-def _contained(one: frozenset[str], other: frozenset[str], mass: Callable[[frozenset[str]], float]) -> bool:
+def _containment(one: frozenset[str], other: frozenset[str], weights: Weights) -> float:
+    """How much of the smaller of two anchors the other holds, by weight (0 when it is empty)."""
+
+    def mass(terms: frozenset[str]) -> float:
+        return sum(weights.get(t, 1.0) for t in terms)
+
     small, large = (one, other) if mass(one) <= mass(other) else (other, one)
-    return bool(small) and mass(small & large) / mass(small) >= ANCHOR_CONTAINMENT
+    return mass(small & large) / mass(small) if small else 0.0
 
 
 def _unnamed_by(claim: Claim, other: Claim) -> frozenset[str]:
@@ -546,16 +550,6 @@ def _meant_another(old: Claim, new: Claim, beside: Sequence[Claim], weights: Wei
     )
 
 
-def _fit(one: Claim, other: Claim, weights: Weights) -> float:
-    """How much of the smaller of two anchors the other holds, by weight (as in :func:`same_thing`)."""
-
-    def mass(terms: frozenset[str]) -> float:
-        return sum(weights.get(t, 1.0) for t in terms)
-
-    small, large = sorted((one.anchor, other.anchor), key=mass)
-    return mass(small & large) / mass(small) if mass(small) else 0.0
-
-
 def _fits_another_better(old: Claim, new: Claim, beside: Sequence[Claim], weights: Weights) -> bool:
     """Whether another claim of ``old``'s record (``beside``) giving a value of what ``new``
     changes is more plainly what ``new`` is about: after "Three active follow-up items are
@@ -563,11 +557,11 @@ def _fits_another_better(old: Claim, new: Claim, beside: Sequence[Claim], weight
     "the rheumatology follow-up moved to Monday July 13" is the rheumatology item's move,
     though the list's opening words give "follow-up" to the nephrology item."""
     attributes = {base_attribute(a) for a in new.values}
-    fit = _fit(old, new, weights)
+    fit = _containment(old.anchor, new.anchor, weights)
     return any(
         other.start != old.start
         and attributes & {base_attribute(a) for a in other.values}
-        and _fit(other, new, weights) > fit
+        and _containment(other.anchor, new.anchor, weights) > fit
         and same_thing(other, new, weights)
         for other in beside
     )

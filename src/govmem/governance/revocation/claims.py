@@ -730,9 +730,6 @@ _RECORD_OPENING = re.compile(
 
 def _record_name(sentence: str) -> frozenset[str]:
     """The record a sentence opens on, by the stems of its name's words (see ``Claim.record``)."""
-    head = sentence[:80].lower()
-    if not any(word in head for word in ("note", "summary", "recap", "snapshot", "state")):
-        return frozenset()
     opening = _RECORD_OPENING.match(sentence)
     if opening is None:
         return frozenset()
@@ -817,7 +814,7 @@ def claims_of(text: str) -> tuple[Claim, ...]:
             # sentence before says what changes when this one names nothing else ("The
             # pharmacy changed its hours. Your MRI is now Tuesday ..." is the MRI's alone)
             led = introduced is not None and len(pieces) == 1 and own_anchor <= introduced[0]
-            lead_anchor, lead_threads = introduced if introduced and led else (frozenset(), frozenset())
+            lead_anchor, lead_threads = introduced if led and introduced else (frozenset(), frozenset())
             found.append(
                 Claim(
                     start=start,

@@ -389,6 +389,11 @@ def entity_spans(text: str) -> list[tuple[str, int]]:
     return found
 
 
+AUDIENCE_WORDS = frozenset({"public", "private", "open"})
+"""First words that say which side of a thing a name means, not which thing ("Public Makers"
+for "Raven Makers")."""
+
+
 def unmatched_entities(
     these: frozenset[str],
     those: frozenset[str],
@@ -420,11 +425,6 @@ def _same_side(a: str, b: str, said_with_b: frozenset[str], said_with_a: frozens
     return (first[0] in AUDIENCE_WORDS and first[0] in said_with_b) or (
         second[0] in AUDIENCE_WORDS and second[0] in said_with_a
     )
-
-
-AUDIENCE_WORDS = frozenset({"public", "private", "open"})
-"""First words that say which side of a thing a name means, not which thing ("Public Makers"
-for "Raven Makers")."""
 
 
 def _same_name(a: str, b: str) -> bool:

@@ -629,6 +629,59 @@ def test_a_summary_said_to_be_safe_for_an_audience_is_shared_unless_it_holds_a_s
         assert "safe_wording" not in home.tags_of(secret), secret
 
 
+def test_wording_given_for_a_visitor_facing_use_is_shared_unless_it_holds_a_secret() -> None:
+    home = Labeler(load_pack("household"), [], [])
+    for shared in (
+        "Current local-summary branch for building-facing use is: Saturday buzz after 9:35 AM;",
+        "Desk-facing recap after cleanup: Saturday desk buzz after 9:10 AM;",
+        "Keep only the desk-release-after-1:10 PM summary for outward-facing replies.",
+    ):
+        assert home.tags_of(shared) == {"safe_wording"}, shared
+    for secret in (
+        "Do not mention the overflow point in the desk-facing summary either.",
+        "No stale PINs or keypads should appear in any building-facing answer.",
+        "Desk-facing summary: the exact handoff is 6:15 AM at the north rail.",
+        "Guest-facing recap: the side door code is 4471.",
+        "Guest-facing summary: the house is empty from 9 AM to 5 PM.",
+        "Desk-facing Saturday and Sunday summaries remain separate from the Monday private thread.",
+    ):
+        assert "safe_wording" not in home.tags_of(secret), secret
+
+
+def test_a_list_said_under_a_shared_heading_is_shared_item_by_item() -> None:
+    """Each item after "...: a; b; c." is its own sentence; an item the heading and the item
+    together pass as shared wording is shared, one that holds a secret is not."""
+    people = [
+        Principal("omar", "trusted_contact", "Omar Reid"),
+        Principal("chloe", "adult_child", "Chloe Bell"),
+    ]
+    home = Labeler(load_pack("household"), people, [])
+
+    def tags_by_sentence(text: str) -> dict[str, set[str]]:
+        label, _ = home.label(text, "omar", None, frozenset({"chloe"}))
+        found: dict[str, set[str]] = {}
+        for span in label.spans:
+            for start, end in sentence_spans(text[span.start : span.end]):
+                sentence = text[span.start + start : span.start + end].strip()
+                found[sentence] = {tag for _, tag in span.facets if not tag.startswith("said_by")}
+        return found
+
+    found = tags_by_sentence(
+        "Current local-summary branch for building-facing use is: Saturday buzz after 9:35 AM; "
+        "Sunday desk release after 1:10 PM with Omar 2:25 PM to 2:40 PM; "
+        "Sunday PIN 9136 for the closet; the exact Monday handoff is 6:35 AM; "
+        "Monday broad wording after 6:20 AM near the west arcade side."
+    )
+    assert found["Sunday desk release after 1:10 PM with Omar 2:25 PM to 2:40 PM;"] == {"safe_wording"}
+    assert "safe_wording" not in found["Sunday PIN 9136 for the closet;"]
+    assert "safe_wording" not in found["the exact Monday handoff is 6:35 AM;"]
+    assert found["Monday broad wording after 6:20 AM near the west arcade side."] == {"safe_wording"}
+    unlisted = tags_by_sentence("Sunday desk release after 1:10 PM with Omar. Monday release after 6 AM;")
+    assert unlisted["Sunday desk release after 1:10 PM with Omar."] == {"scheduling"}
+    ended = tags_by_sentence("For building-facing use: buzz after 9:35 AM. Sunday release after 1:10 PM;")
+    assert ended["Sunday release after 1:10 PM;"] == {"scheduling"}  # the list ended at the full stop
+
+
 def test_no_is_an_abbreviation_only_before_a_number() -> None:
     assert pieces("No. Delete the old overflow note.") == ["No. ", "Delete the old overflow note."]
     assert pieces("He said no. Then he left.") == ["He said no. ", "Then he left."]

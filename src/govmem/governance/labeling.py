@@ -538,9 +538,20 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 19
+LABELING_VERSION = 20
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
+
+
+def _list_heading(sentence: str, heading: str | None) -> str | None:
+    """The heading a list goes on under after ``sentence``: its text up to a colon when it
+    opens a list that goes on past a semicolon ("Current summary for building-facing use
+    is: Saturday buzz after 9:35 AM;"), the heading before while items end on semicolons,
+    else none."""
+    if not sentence.rstrip().endswith(";"):
+        return None
+    colon = sentence.find(":")
+    return sentence[: colon + 1] if colon != -1 else heading
 
 
 def things_of(
@@ -799,9 +810,13 @@ class Labeler:
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
         own: frozenset[str] | None = None  # after "My laptop PIN is 9032, ...", for this turn only
+        heading: str | None = None  # "For building-facing use: ...;" over the list's later items
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
+            if heading is not None:
+                tags = self._under_heading(heading, sentence, tags, kind)
+            heading = _list_heading(sentence, heading)
             context = previous
             subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
             named = bool(subjects)
@@ -851,6 +866,17 @@ class Labeler:
                 else:
                     spans.append(Span(piece_start, piece_end, facets))
         return TurnLabel(tuple(spans)), previous
+
+    def _under_heading(
+        self, heading: str, item: str, tags: frozenset[str], kind: str | None
+    ) -> frozenset[str]:
+        """The tags of a list item said under a heading that declares its wording shared
+        ("Current summary for building-facing use is: Saturday buzz after 9:35 AM; Sunday
+        desk release after 1:10 PM with Omar 2:25 PM to 2:40 PM;"): the heading's
+        declaration (a pack's ``overriding_tags``) when heading and item together pass it,
+        as one sentence would; else the item's own."""
+        declared = self.tags_of(heading + " " + item, kind)
+        return declared if declared <= self.pack.overriding_tags else tags
 
     def _separated(
         self, text: str, start: int, end: int, tags: frozenset[str], kind: str | None

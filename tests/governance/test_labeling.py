@@ -682,6 +682,49 @@ def test_a_list_said_under_a_shared_heading_is_shared_item_by_item() -> None:
     assert ended["Sunday release after 1:10 PM;"] == {"scheduling"}  # the list ended at the full stop
 
 
+def test_shared_wording_shares_no_ones_own_matter_and_a_heading_must_declare() -> None:
+    """A review's cases (57 leaks of the first version): a resident's matter in a list item or
+    a one-sentence recap, headings that withhold, ask or set a condition, a colon in a clock
+    time, a facing room in use, a cover story."""
+    people = [
+        Principal("iris", "primary_resident", "Iris Bell"),
+        Principal("chloe", "adult_child", "Chloe Bell"),
+        Principal("walter", "elder_family_member", "Walter Bell"),
+        Principal("noelle", "building_staff", "Noelle Diaz"),
+    ]
+    home = Labeler(load_pack("household"), people, [])
+
+    def shared(text: str, speaker: str = "iris") -> list[str]:
+        label, _ = home.label(text, speaker, None, frozenset())
+        return [
+            text[span.start : span.end].strip()
+            for span in label.spans
+            if {tag for _, tag in span.facets if not tag.startswith("said_by")} == {"safe_wording"}
+        ]
+
+    heading = "For building-facing use: Saturday buzz after 9 AM; "
+    for item in (
+        "Walter's AA meeting is Tuesdays at 7 PM at St. Luke's hall;",
+        "Iris is in Lisbon until Sunday;",
+        "Chloe gets home from her night shift around 11 PM on Fridays;",
+    ):
+        assert not any(item in part for part in shared(heading + item + " parcels to the lobby shelf.")), item
+    assert shared(heading + "parcels to the lobby shelf.")  # the same list without them is shared
+    for text in (
+        "Don't put these in the desk-facing summary: buzz after 9 AM; parcels go to the lobby shelf;",
+        "If Iris signs off, building-facing recap: buzz after 9 AM; parcels go to the lobby shelf;",
+        "Never use this broad wording with the desk: buzz after 9 AM; parcels go to the lobby shelf;",
+        "Desk-facing recap: Chloe gets home at 11 PM Fridays.",
+        "Iris keeps the desk-facing office in use until 2 AM most nights.",
+        "Chloe gave the public-facing version: she was at Jake's place all weekend.",
+    ):
+        assert not any("parcels" in part or "Chloe" in part or "office" in part for part in shared(text)), (
+            text
+        )
+    recap = "Building-facing recap as of 9:30 AM; parcels go to the lobby shelf; deliveries after 10 AM."
+    assert not any("deliveries" in part for part in shared(recap))  # "9:" is no heading
+
+
 def test_no_is_an_abbreviation_only_before_a_number() -> None:
     assert pieces("No. Delete the old overflow note.") == ["No. ", "Delete the old overflow note."]
     assert pieces("He said no. Then he left.") == ["He said no. ", "Then he left."]

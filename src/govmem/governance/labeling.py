@@ -538,20 +538,31 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 20
+LABELING_VERSION = 21
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
 
+_HEADING_COLON = re.compile(r":(?!\d)")
+_NOT_DECLARED = re.compile(
+    r"n['’]t\b|\b(?:no|not|none|never|longer|out|remove\w*|omit\w*|withh\w*|hid\w*|exclud\w*|too|if|unless"
+    r"|once|pending|draft|should|would|could|whether|except|without)\b|[?\"“”]",
+    re.I,
+)
+"""What makes a heading something other than a declaration that its list is to be shared: a
+negation, an exclusion, a condition, a draft, a question or a quotation ("Don't put these in
+the desk-facing summary:", "If Iris signs off, building-facing recap:")."""
+
+
 def _list_heading(sentence: str, heading: str | None) -> str | None:
-    """The heading a list goes on under after ``sentence``: its text up to a colon when it
-    opens a list that goes on past a semicolon ("Current summary for building-facing use
-    is: Saturday buzz after 9:35 AM;"), the heading before while items end on semicolons,
-    else none."""
+    """The heading a list goes on under after ``sentence``: its text up to a colon (not one
+    inside a clock time) when it opens a list that goes on past a semicolon ("Current
+    summary for building-facing use is: Saturday buzz after 9:35 AM;"), the heading before
+    while items end on semicolons, else none."""
     if not sentence.rstrip().endswith(";"):
         return None
-    colon = sentence.find(":")
-    return sentence[: colon + 1] if colon != -1 else heading
+    colon = _HEADING_COLON.search(sentence)
+    return sentence[: colon.end()] if colon is not None else heading
 
 
 def things_of(
@@ -734,11 +745,15 @@ class Labeler:
             return outside | {n for n in named - outside if n in self.roles}
         return named
 
-    def tags_of(self, text: str, kind: str | None = None) -> frozenset[str]:
+    def tags_of(self, text: str, kind: str | None = None, shared: bool = True) -> frozenset[str]:
         """The topics of a sentence. Names are not topics: "Sable Appeal" or "Willow
         Transfer" named in a sentence does not make it about appeals or transfers; nor is
         wording given as safe to share ("safe label single-room accommodation review"),
-        whose words are chosen to be shown."""
+        whose words are chosen to be shown. With ``shared`` False, a sentence declared
+        shared (a pack's ``overriding_tags``) keeps the tags of what it says: wording said to
+        be shared never shares a matter of someone it names whose matters are their own
+        (:meth:`label`; a review found "Desk-facing recap: Chloe gets home at 11 PM
+        Fridays" and "...; Walter's AA meeting is Tuesdays at 7 PM;" shared)."""
         lowered = text.lower()
         if self._mentions is not None:
             text, lowered = _without_names(text, lowered, self._name_matches(text, lowered))
@@ -755,12 +770,12 @@ class Labeler:
             for matcher in self._tags
             if matcher.tag not in self.pack.overriding_tags and matcher.search(text, lowered)
         }
-        shared = tags & self.pack.overriding_tags
-        if shared:
+        overriding = tags & self.pack.overriding_tags
+        if overriding:
             declassifiable = self.pack.declassifiable_tags
-            if declassifiable is None or tags - shared <= declassifiable:
-                return frozenset(shared)
-            tags -= shared  # "helper-safe plan: the house is empty until 6" stays what it is
+            if shared and (declassifiable is None or tags - overriding <= declassifiable):
+                return frozenset(overriding)
+            tags -= overriding  # "helper-safe plan: the house is empty until 6" stays what it is
         for tag in tags & self.pack.subsumed_tags.keys():
             tags -= self.pack.subsumed_tags[tag]
         if kind is not None:
@@ -816,6 +831,8 @@ class Labeler:
             tags = self.tags_of(sentence, kind)
             if heading is not None:
                 tags = self._under_heading(heading, sentence, tags, kind)
+            if tags <= self.pack.overriding_tags and self._people_of(self.mentioned(sentence)):
+                tags = self.tags_of(sentence, kind, shared=False)  # no one's own matter is shared wording
             heading = _list_heading(sentence, heading)
             context = previous
             subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
@@ -873,8 +890,11 @@ class Labeler:
         """The tags of a list item said under a heading that declares its wording shared
         ("Current summary for building-facing use is: Saturday buzz after 9:35 AM; Sunday
         desk release after 1:10 PM with Omar 2:25 PM to 2:40 PM;"): the heading's
-        declaration (a pack's ``overriding_tags``) when heading and item together pass it,
-        as one sentence would; else the item's own."""
+        declaration (a pack's ``overriding_tags``) when the heading alone declares it and
+        is no negation, condition or question (:data:`_NOT_DECLARED`) and heading and item
+        together pass it, as one sentence would; else the item's own."""
+        if _NOT_DECLARED.search(heading) or not self.tags_of(heading, kind) <= self.pack.overriding_tags:
+            return tags
         declared = self.tags_of(heading + " " + item, kind)
         return declared if declared <= self.pack.overriding_tags else tags
 

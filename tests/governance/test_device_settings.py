@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from govmem.governance.labeling import made_of
 from small_household import household
 
 AT = "2026-06-01T10:00:00"
@@ -31,8 +32,9 @@ def tags(text: str) -> frozenset[str]:
         "Residents Olivia and Noah have household clip access; Rosa has no direct clip or live-view rights.",
         "Arrival chimes stay on the resident side only.",
         "Current Listen access is QR LLN-9 plus tap-only resident unlock only.",
-        "Remote porch-camera share remains Noah only.",
-        "Device note: side door arrival chimes go to Olivia and Noah only.",
+        "Remote camera share remains Noah only.",
+        "Device note: arrival chimes go to Olivia and Noah only.",
+        "Confirmed from device side: Olivia and Noah are the only clip viewers.",
     ],
 )
 def test_how_a_device_is_set_up_is_a_device_setting(text: str) -> None:
@@ -72,6 +74,16 @@ REVIEWED = [  # a review's cases: a log or history, a setting with its reason or
     "Olivia's laptop stays in travel-mode until the 12th while she is in Tokyo.",
     "Admin access on the doorbell app is Olivia's account, login olivia.chen.",
     "Maya's device location sharing is on for Olivia: she is at Jake's place tonight.",
+    # a second review's: a clause beside the setting, content verbs, code hints
+    "Camera alerts go to Elise this weekend, we're all at the lake house.",
+    "Remote camera access is disabled for Maya following the overdose.",
+    "Live view on the nursery camera is disabled for Noah pending the custody hearing.",
+    "Noah's smart lock unlock is disabled — he's moved out and we're separating.",
+    "The smart lock logged Maya's unlock at 4:12 this morning, and remote unlock stays enabled for her.",
+    "Clip sharing on the side-door camera is off for Noah: it has Maya and her girlfriend on the bench.",
+    "Smart lock unlock for the cleaner profile is the garage number reversed.",
+    "Smart lock unlock for Maya is her old gym locker combo.",
+    "Live view is shared with Noah Tuesdays.",
 ]
 
 
@@ -84,6 +96,16 @@ def test_a_setting_that_says_more_than_the_setting_is_not_the_helpers(text: str)
     people = {**PEOPLE, "mei": ("elder_family_member", "Mei Chen"), "leo": ("minor_child", "Leo Chen")}
     with household(people, said, AT) as memory:
         assert text not in memory.recall("ethan", text, k=20, as_of=LATER).context()
+
+
+def test_a_setting_is_a_sentence_of_setting_words_names_and_a_qr_label() -> None:
+    words = frozenset(["clip", "access", "is", "shared", "with", "only", "qr", "plus", "unlock"])
+    assert made_of("Clip access is shared with Noah Reed only.", words)
+    assert made_of("Unlock is QR LLN-9 plus Listen.", words)
+    assert not made_of("Clip access is shared with Noah Tuesdays.", words)  # a weekday is no name
+    assert not made_of("Clip access is shared with 4471.", words)
+    assert not made_of("Unlock is LLN-9.", words)  # a code, not after "QR"
+    assert not made_of("Listen is shared.", words)  # a first word must be a setting's own
 
 
 def test_an_arrival_chime_is_a_device_not_a_schedule() -> None:

@@ -538,7 +538,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 21
+LABELING_VERSION = 22
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -552,6 +552,29 @@ _NOT_DECLARED = re.compile(
 """What makes a heading something other than a declaration that its list is to be shared: a
 negation, an exclusion, a condition, a draft, a question or a quotation ("Don't put these in
 the desk-facing summary:", "If Iris signs off, building-facing recap:")."""
+
+
+_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w'’:.-]*")
+_QR_LABEL = re.compile(r"[a-z]+-?\d+", re.I)
+
+
+def made_of(sentence: str, words: frozenset[str]) -> bool:
+    """Whether every word of ``sentence`` is one of ``words`` (a hyphenated word when each
+    part is; "'s" aside), a capitalised name after the first word (not a weekday or a
+    month), or a label after "QR" ("QR LLN-9"); a figure never is. Names of principals
+    are blanked before this is asked (:meth:`Labeler.tags_of`)."""
+    tokens = _TOKEN.findall(sentence)
+    for index, token in enumerate(tokens):
+        word = re.sub(r"['’]s?$", "", token)
+        lower = word.lower()
+        if lower in words or (("-" in lower) and all(p in words for p in lower.split("-") if p)):
+            continue
+        if index and tokens[index - 1].lower() == "qr" and _QR_LABEL.fullmatch(word):
+            continue
+        if index and word[:1].isupper() and word.isalpha() and lower.rstrip("s") not in _CALENDAR_WORDS:
+            continue
+        return False
+    return True
 
 
 def _list_heading(sentence: str, heading: str | None) -> str | None:
@@ -669,6 +692,7 @@ class Labeler:
                     sorted(pack.declassifiable_tags or ()),
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted((tag, sorted(apart)) for tag, apart in pack.separable_tags.items()),
+                    sorted((tag, sorted(words)) for tag, words in pack.only_words.items()),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                     [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
@@ -770,6 +794,9 @@ class Labeler:
             for matcher in self._tags
             if matcher.tag not in self.pack.overriding_tags and matcher.search(text, lowered)
         }
+        for tag in tags & self.pack.only_words.keys():
+            if not made_of(text, self.pack.only_words[tag]):
+                tags.discard(tag)
         overriding = tags & self.pack.overriding_tags
         if overriding:
             declassifiable = self.pack.declassifiable_tags

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from govmem.governance.labeling import made_of
+from govmem.governance.labeling import made_of, states_only
+from govmem.governance.policy_pack import load_pack
+from govmem.models import Relationship
 from small_household import household
 
 AT = "2026-06-01T10:00:00"
@@ -21,8 +23,11 @@ PEOPLE = {
 }
 
 
+SETUP = [Relationship("device_setup_delegate", "ethan", "", {"access_scope": "wednesday_listen_setup_only"})]
+
+
 def tags(text: str) -> frozenset[str]:
-    with household(PEOPLE, [("olivia", text)], AT) as memory:
+    with household(PEOPLE, [("olivia", text)], AT, SETUP) as memory:
         return memory.labeler().tags_of(text)
 
 
@@ -84,6 +89,14 @@ REVIEWED = [  # a review's cases: a log or history, a setting with its reason or
     "Smart lock unlock for the cleaner profile is the garage number reversed.",
     "Smart lock unlock for Maya is her old gym locker combo.",
     "Live view is shared with Noah Tuesdays.",
+    # a third review's: absences, status and codes in the setting's own words, other names
+    "Camera alerts go to Elise, Olivia and Noah are off to Maui.",
+    "Remote unlock stays with Elise, and no resident is in.",
+    "Noah is not a resident now and has no camera access.",
+    "Guest unlock is QR PIN2745.",
+    "Guest unlock on the smart lock is Open Sesame.",
+    "Camera alerts for Mei go to Rosa and Hope Hospice.",
+    "Arrival alerts for Leo go to Nina and Noah, with Leo in Foster Care now.",
 ]
 
 
@@ -98,14 +111,26 @@ def test_a_setting_that_says_more_than_the_setting_is_not_the_helpers(text: str)
         assert text not in memory.recall("ethan", text, k=20, as_of=LATER).context()
 
 
-def test_a_setting_is_a_sentence_of_setting_words_names_and_a_qr_label() -> None:
-    words = frozenset(["clip", "access", "is", "shared", "with", "only", "qr", "plus", "unlock"])
-    assert made_of("Clip access is shared with Noah Reed only.", words)
-    assert made_of("Unlock is QR LLN-9 plus Listen.", words)
-    assert not made_of("Clip access is shared with Noah Tuesdays.", words)  # a weekday is no name
+def test_a_setting_is_a_sentence_of_setting_words_the_homes_names_and_a_short_qr_label() -> None:
+    words = frozenset(["clip", "access", "is", "shared", "with", "only", "qr", "plus", "unlock", "the"])
+    names = frozenset(["listen"])
+    assert made_of("Clip access is shared with the only.", words)
+    assert made_of("Unlock is QR LLN-9 plus Listen access.", words, names)
+    assert made_of("    's clip access is shared.", words)  # "Noah's", the name blanked
+    assert not made_of("Clip access is shared with Sunrise.", words, names)  # no name of the home's
+    assert not made_of("Clip access is shared with Tuesdays.", words, frozenset(["tuesdays"]))
     assert not made_of("Clip access is shared with 4471.", words)
-    assert not made_of("Unlock is LLN-9.", words)  # a code, not after "QR"
-    assert not made_of("Listen is shared.", words)  # a first word must be a setting's own
+    assert not made_of("Unlock is QR Gate-2745.", words)  # a code in a label
+    assert not made_of("Unlock is LLN-9.", words)  # not after "QR"
+    assert not made_of("Listen access is shared.", words, names)  # a first word must be a setting's own
+
+
+def test_a_setting_says_one_thing() -> None:
+    pattern = load_pack("household").tag_patterns["device_settings"]
+    assert states_only("Rosa has no direct clip or live-view rights.", pattern)
+    assert states_only("Olivia and Noah have household clip access.", pattern)
+    assert not states_only("Noah is not a resident now and has no camera access.", pattern)
+    assert not states_only("Camera access update: Noah is not a resident.", pattern)
 
 
 def test_an_arrival_chime_is_a_device_not_a_schedule() -> None:

@@ -721,6 +721,16 @@ def test_shared_wording_shares_no_ones_own_matter_and_a_heading_must_declare() -
         assert not any("parcels" in part or "Chloe" in part or "office" in part for part in shared(text)), (
             text
         )
+    for text in (  # a second review's: the resident is who the item speaks of, not whom it names
+        "Desk-facing recap: Chloe's movers come Monday at 9 AM; she's at her AA group Wednesdays at 8 PM;",
+        "For public-facing use: bins Monday; my husband is in Dubai until next Friday;",
+    ):
+        found = " ".join(shared(text))
+        assert "AA group" not in found and "Dubai" not in found, text
+    own = "My broad Monday wording remains after 6:30 AM near the north cafe side."
+    assert shared(own, "chloe") == [own]  # one's own matter, declared shared by oneself
+    listed = "Guest-facing answers: bins Monday; I'm at the sleep lab Thursday nights;"
+    assert not any("sleep lab" in part for part in shared(listed, "chloe"))  # not by a heading
     recap = "Building-facing recap as of 9:30 AM; parcels go to the lobby shelf; deliveries after 10 AM."
     assert not any("deliveries" in part for part in shared(recap))  # "9:" is no heading
 

@@ -390,6 +390,10 @@ def said_by(speaker: str) -> Facet:
     return ("", SAID_BY + speaker)
 
 
+_SOMEONE = re.compile(
+    r"\b(?:i|me|my|mine|we|us|our|ours|he|him|his|she|her|hers|they|them|their|theirs)\b", re.I
+)
+"""Words by which a sentence speaks of a person (its speaker among them)."""
 _PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
 _CONTRAST = re.compile(
@@ -538,7 +542,7 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 22
+LABELING_VERSION = 24
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
@@ -555,26 +559,43 @@ the desk-facing summary:", "If Iris signs off, building-facing recap:")."""
 
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w'’:.-]*")
-_QR_LABEL = re.compile(r"[a-z]+-?\d+", re.I)
+_QR_LABEL = re.compile(r"[a-z]+-?\d{1,2}", re.I)
+_CLAUSE_CUT = re.compile(r"[,;:()]|\s[-–—]\s|[–—]|\b(?:and|with|but)\b", re.I)
+_STATING = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|goes|go|went|gets|get|got|gives|give|holds|hold|keeps|keep|stays|stay"
+    r"|remains|remain|becomes|become|became)\b",
+    re.I,
+)
 
 
-def made_of(sentence: str, words: frozenset[str]) -> bool:
+def made_of(sentence: str, words: frozenset[str], names: frozenset[str] = frozenset()) -> bool:
     """Whether every word of ``sentence`` is one of ``words`` (a hyphenated word when each
-    part is; "'s" aside), a capitalised name after the first word (not a weekday or a
-    month), or a label after "QR" ("QR LLN-9"); a figure never is. Names of principals
-    are blanked before this is asked (:meth:`Labeler.tags_of`)."""
-    tokens = _TOKEN.findall(sentence)
+    part is; "'s" aside), one of ``names`` written capitalised after the first word (the
+    household's own names for its things: "Current Listen access ..."), or a short label
+    after "QR" ("QR LLN-9"); a figure never is, nor any other name ("... go to Sunrise
+    Memory Care"). Names of principals are blanked before this is asked
+    (:meth:`Labeler.tags_of`)."""
+    tokens = _TOKEN.findall(re.sub(r"['’]s\b", " ", sentence))
     for index, token in enumerate(tokens):
-        word = re.sub(r"['’]s?$", "", token)
+        word = token.rstrip("'’")
         lower = word.lower()
         if lower in words or (("-" in lower) and all(p in words for p in lower.split("-") if p)):
             continue
         if index and tokens[index - 1].lower() == "qr" and _QR_LABEL.fullmatch(word):
             continue
-        if index and word[:1].isupper() and word.isalpha() and lower.rstrip("s") not in _CALENDAR_WORDS:
+        if index and word[:1].isupper() and lower in names and lower.rstrip("s") not in _CALENDAR_WORDS:
             continue
         return False
     return True
+
+
+def states_only(sentence: str, pattern: re.Pattern[str]) -> bool:
+    """Whether each clause of ``sentence`` that states something (has a verb such as "is",
+    "has", "goes") matches ``pattern`` itself: "Noah is not a resident now and has no camera
+    access" says two things, only one of them a setting."""
+    return all(
+        pattern.search(clause) for clause in _CLAUSE_CUT.split(sentence) if clause and _STATING.search(clause)
+    )
 
 
 def _list_heading(sentence: str, heading: str | None) -> str | None:
@@ -586,6 +607,20 @@ def _list_heading(sentence: str, heading: str | None) -> str | None:
         return None
     colon = _HEADING_COLON.search(sentence)
     return sentence[: colon.end()] if colon is not None else heading
+
+
+def scope_names(relationships: Sequence[Relationship]) -> frozenset[str]:
+    """The words of relationship scopes ("wednesday_listen_setup_only": listen, ...): the
+    household's own names for its things, which a device setting may use
+    (:func:`made_of`)."""
+    return frozenset(
+        word
+        for relationship in relationships
+        for name in SCOPE_ATTRIBUTES
+        if isinstance(value := relationship.attributes.get(name), str)
+        for word in re.split(r"[^a-z]+", value.lower())
+        if word
+    )
 
 
 def things_of(
@@ -674,6 +709,7 @@ class Labeler:
         self._by_sentence = "self" in pack.unnamed_subject
         self._visitors = bool(pack.subject_roles) and not pack.is_subject_role("")
         self._things = things_of(pack, relationships, principals)
+        self._scope_names = scope_names(relationships)
         self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
@@ -693,6 +729,7 @@ class Labeler:
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted((tag, sorted(apart)) for tag, apart in pack.separable_tags.items()),
                     sorted((tag, sorted(words)) for tag, words in pack.only_words.items()),
+                    sorted(self._scope_names),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                     [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
@@ -795,7 +832,8 @@ class Labeler:
             if matcher.tag not in self.pack.overriding_tags and matcher.search(text, lowered)
         }
         for tag in tags & self.pack.only_words.keys():
-            if not made_of(text, self.pack.only_words[tag]):
+            pattern, words = self.pack.tag_patterns[tag], self.pack.only_words[tag]
+            if not made_of(text, words, self._scope_names) or not states_only(text, pattern):
                 tags.discard(tag)
         overriding = tags & self.pack.overriding_tags
         if overriding:
@@ -856,10 +894,13 @@ class Labeler:
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
+            # a speaker may declare their own matter shared ("My broad Monday wording remains
+            # after 6:30 AM"), never someone else's, nor by a heading over their list
+            declarer = {speaker} if tags <= self.pack.overriding_tags else set()
             if heading is not None:
                 tags = self._under_heading(heading, sentence, tags, kind)
-            if tags <= self.pack.overriding_tags and self._people_of(self.mentioned(sentence)):
-                tags = self.tags_of(sentence, kind, shared=False)  # no one's own matter is shared wording
+            if tags <= self.pack.overriding_tags and self._people_of(self.mentioned(sentence)) - declarer:
+                tags = self.tags_of(sentence, kind, shared=False)  # "Desk-facing recap: Chloe is home at 11"
             heading = _list_heading(sentence, heading)
             context = previous
             subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
@@ -896,6 +937,8 @@ class Labeler:
                     and self._carries_a_visitor(sentence, found, tags, text[:start])
                 ):
                     subjects.add("")  # a private matter carried onto a visitor is not theirs alone
+            if tags <= self.pack.overriding_tags and self._speaks_of(sentence, subjects, speaker) - declarer:
+                tags = self.tags_of(sentence, kind, shared=False)  # "...; she's at her AA group Wednesdays;"
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             pieces = (
@@ -910,6 +953,14 @@ class Labeler:
                 else:
                     spans.append(Span(piece_start, piece_end, facets))
         return TurnLabel(tuple(spans)), previous
+
+    def _speaks_of(self, sentence: str, subjects: Iterable[str], speaker: str) -> set[str]:
+        """The people whose own matters a sentence speaks of by a pronoun: its subjects
+        when it says "she", "my", "we" ..., the speaker too when it says "I" or "my"."""
+        if not _SOMEONE.search(sentence):
+            return set()
+        speaking = {speaker} if _FIRST_PERSON.search(sentence) or _MY.search(sentence) else set()
+        return self._people_of({*subjects, *speaking})
 
     def _under_heading(
         self, heading: str, item: str, tags: frozenset[str], kind: str | None

@@ -629,110 +629,32 @@ def test_a_summary_said_to_be_safe_for_an_audience_is_shared_unless_it_holds_a_s
         assert "safe_wording" not in home.tags_of(secret), secret
 
 
-def test_wording_given_for_a_visitor_facing_use_is_shared_unless_it_holds_a_secret() -> None:
-    home = Labeler(load_pack("household"), [], [])
-    for shared in (
-        "Current local-summary branch for building-facing use is: Saturday buzz after 9:35 AM;",
-        "Desk-facing recap after cleanup: Saturday desk buzz after 9:10 AM;",
-        "Keep only the desk-release-after-1:10 PM summary for outward-facing replies.",
-    ):
-        assert home.tags_of(shared) == {"safe_wording"}, shared
-    for secret in (
-        "Do not mention the overflow point in the desk-facing summary either.",
-        "No stale PINs or keypads should appear in any building-facing answer.",
-        "Desk-facing summary: the exact handoff is 6:15 AM at the north rail.",
-        "Guest-facing recap: the side door code is 4471.",
-        "Guest-facing summary: the house is empty from 9 AM to 5 PM.",
-        "Desk-facing Saturday and Sunday summaries remain separate from the Monday private thread.",
-    ):
-        assert "safe_wording" not in home.tags_of(secret), secret
-
-
-def test_a_list_said_under_a_shared_heading_is_shared_item_by_item() -> None:
-    """Each item after "...: a; b; c." is its own sentence; an item the heading and the item
-    together pass as shared wording is shared, one that holds a secret is not."""
-    people = [
-        Principal("omar", "trusted_contact", "Omar Reid"),
-        Principal("chloe", "adult_child", "Chloe Bell"),
-    ]
-    home = Labeler(load_pack("household"), people, [])
-
-    def tags_by_sentence(text: str) -> dict[str, set[str]]:
-        label, _ = home.label(text, "omar", None, frozenset({"chloe"}))
-        found: dict[str, set[str]] = {}
-        for span in label.spans:
-            for start, end in sentence_spans(text[span.start : span.end]):
-                sentence = text[span.start + start : span.start + end].strip()
-                found[sentence] = {tag for _, tag in span.facets if not tag.startswith("said_by")}
-        return found
-
-    found = tags_by_sentence(
-        "Current local-summary branch for building-facing use is: Saturday buzz after 9:35 AM; "
-        "Sunday desk release after 1:10 PM with Omar 2:25 PM to 2:40 PM; "
-        "Sunday PIN 9136 for the closet; the exact Monday handoff is 6:35 AM; "
-        "Monday broad wording after 6:20 AM near the west arcade side."
-    )
-    assert found["Sunday desk release after 1:10 PM with Omar 2:25 PM to 2:40 PM;"] == {"safe_wording"}
-    assert "safe_wording" not in found["Sunday PIN 9136 for the closet;"]
-    assert "safe_wording" not in found["the exact Monday handoff is 6:35 AM;"]
-    assert found["Monday broad wording after 6:20 AM near the west arcade side."] == {"safe_wording"}
-    unlisted = tags_by_sentence("Sunday desk release after 1:10 PM with Omar. Monday release after 6 AM;")
-    assert unlisted["Sunday desk release after 1:10 PM with Omar."] == {"scheduling"}
-    ended = tags_by_sentence("For building-facing use: buzz after 9:35 AM. Sunday release after 1:10 PM;")
-    assert ended["Sunday release after 1:10 PM;"] == {"scheduling"}  # the list ended at the full stop
-
-
-def test_shared_wording_shares_no_ones_own_matter_and_a_heading_must_declare() -> None:
-    """A review's cases (57 leaks of the first version): a resident's matter in a list item or
-    a one-sentence recap, headings that withhold, ask or set a condition, a colon in a clock
-    time, a facing room in use, a cover story."""
+def test_shared_wording_shares_no_ones_own_matter_but_the_speakers() -> None:
+    """Reviews' cases: wording said to be safe for visitors naming a resident, about a
+    resident carried from before, or about "my father"; only a resident's own declaration
+    of their own matter is shared as said."""
     people = [
         Principal("iris", "primary_resident", "Iris Bell"),
         Principal("chloe", "adult_child", "Chloe Bell"),
-        Principal("walter", "elder_family_member", "Walter Bell"),
         Principal("noelle", "building_staff", "Noelle Diaz"),
     ]
     home = Labeler(load_pack("household"), people, [])
 
-    def shared(text: str, speaker: str = "iris") -> list[str]:
-        label, _ = home.label(text, speaker, None, frozenset())
-        return [
-            text[span.start : span.end].strip()
+    def shared(text: str, speaker: str, carried: frozenset[str] = frozenset()) -> bool:
+        label, _ = home.label(text, speaker, None, carried)
+        return all(
+            {tag for _, tag in span.facets if not tag.startswith("said_by")} == {"safe_wording"}
             for span in label.spans
-            if {tag for _, tag in span.facets if not tag.startswith("said_by")} == {"safe_wording"}
-        ]
-
-    heading = "For building-facing use: Saturday buzz after 9 AM; "
-    for item in (
-        "Walter's AA meeting is Tuesdays at 7 PM at St. Luke's hall;",
-        "Iris is in Lisbon until Sunday;",
-        "Chloe gets home from her night shift around 11 PM on Fridays;",
-    ):
-        assert not any(item in part for part in shared(heading + item + " parcels to the lobby shelf.")), item
-    assert shared(heading + "parcels to the lobby shelf.")  # the same list without them is shared
-    for text in (
-        "Don't put these in the desk-facing summary: buzz after 9 AM; parcels go to the lobby shelf;",
-        "If Iris signs off, building-facing recap: buzz after 9 AM; parcels go to the lobby shelf;",
-        "Never use this broad wording with the desk: buzz after 9 AM; parcels go to the lobby shelf;",
-        "Desk-facing recap: Chloe gets home at 11 PM Fridays.",
-        "Iris keeps the desk-facing office in use until 2 AM most nights.",
-        "Chloe gave the public-facing version: she was at Jake's place all weekend.",
-    ):
-        assert not any("parcels" in part or "Chloe" in part or "office" in part for part in shared(text)), (
-            text
         )
-    for text in (  # a second review's: the resident is who the item speaks of, not whom it names
-        "Desk-facing recap: Chloe's movers come Monday at 9 AM; she's at her AA group Wednesdays at 8 PM;",
-        "For public-facing use: bins Monday; my husband is in Dubai until next Friday;",
-    ):
-        found = " ".join(shared(text))
-        assert "AA group" not in found and "Dubai" not in found, text
+
+    plain = "Desk-safe summary: parcels go to the lobby shelf after 9 AM."
+    assert shared(plain, "iris")
+    assert not shared("Desk-safe summary: Chloe gets home at 11 PM Fridays.", "iris")
+    assert not shared("Desk-safe summary: in around 11:40 PM Fridays.", "iris", frozenset({"chloe"}))
+    assert not shared("Desk-safe summary: my father gets the day-centre bus at 8:15 AM.", "iris")
     own = "My broad Monday wording remains after 6:30 AM near the north cafe side."
-    assert shared(own, "chloe") == [own]  # one's own matter, declared shared by oneself
-    listed = "Guest-facing answers: bins Monday; I'm at the sleep lab Thursday nights;"
-    assert not any("sleep lab" in part for part in shared(listed, "chloe"))  # not by a heading
-    recap = "Building-facing recap as of 9:30 AM; parcels go to the lobby shelf; deliveries after 10 AM."
-    assert not any("deliveries" in part for part in shared(recap))  # "9:" is no heading
+    assert shared(own, "chloe")  # one's own matter, declared shared by oneself
+    assert shared(own, "iris", frozenset({"chloe"}))  # "my" is Iris's own, whoever was carried
 
 
 def test_no_is_an_abbreviation_only_before_a_number() -> None:

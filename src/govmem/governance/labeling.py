@@ -390,10 +390,6 @@ def said_by(speaker: str) -> Facet:
     return ("", SAID_BY + speaker)
 
 
-_SOMEONE = re.compile(
-    r"\b(?:i|me|my|mine|we|us|our|ours|he|him|his|she|her|hers|they|them|their|theirs)\b", re.I
-)
-"""Words by which a sentence speaks of a person (its speaker among them)."""
 _PERSONAL = re.compile(r"\b(?:her|his|their|them|him|hers|theirs|my|mine|our)\b", re.I)
 
 _CONTRAST = re.compile(
@@ -542,20 +538,9 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 24
+LABELING_VERSION = 25
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
-
-
-_HEADING_COLON = re.compile(r":(?!\d)")
-_NOT_DECLARED = re.compile(
-    r"n['’]t\b|\b(?:no|not|none|never|longer|out|remove\w*|omit\w*|withh\w*|hid\w*|exclud\w*|too|if|unless"
-    r"|once|pending|draft|should|would|could|whether|except|without)\b|[?\"“”]",
-    re.I,
-)
-"""What makes a heading something other than a declaration that its list is to be shared: a
-negation, an exclusion, a condition, a draft, a question or a quotation ("Don't put these in
-the desk-facing summary:", "If Iris signs off, building-facing recap:")."""
 
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w'’:.-]*")
@@ -596,17 +581,6 @@ def states_only(sentence: str, pattern: re.Pattern[str]) -> bool:
     return all(
         pattern.search(clause) for clause in _CLAUSE_CUT.split(sentence) if clause and _STATING.search(clause)
     )
-
-
-def _list_heading(sentence: str, heading: str | None) -> str | None:
-    """The heading a list goes on under after ``sentence``: its text up to a colon (not one
-    inside a clock time) when it opens a list that goes on past a semicolon ("Current
-    summary for building-facing use is: Saturday buzz after 9:35 AM;"), the heading before
-    while items end on semicolons, else none."""
-    if not sentence.rstrip().endswith(";"):
-        return None
-    colon = _HEADING_COLON.search(sentence)
-    return sentence[: colon.end()] if colon is not None else heading
 
 
 def scope_names(relationships: Sequence[Relationship]) -> frozenset[str]:
@@ -890,18 +864,14 @@ class Labeler:
             # a question or request among its sentences: they are labelled one by one
         spans: list[Span] = []
         own: frozenset[str] | None = None  # after "My laptop PIN is 9032, ...", for this turn only
-        heading: str | None = None  # "For building-facing use: ...;" over the list's later items
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
             # a speaker may declare their own matter shared ("My broad Monday wording remains
-            # after 6:30 AM"), never someone else's, nor by a heading over their list
-            declarer = {speaker} if tags <= self.pack.overriding_tags else set()
-            if heading is not None:
-                tags = self._under_heading(heading, sentence, tags, kind)
+            # after 6:30 AM"), never someone else's ("my father's ...")
+            declarer = set() if _KIN.search(sentence) else {speaker}
             if tags <= self.pack.overriding_tags and self._people_of(self.mentioned(sentence)) - declarer:
                 tags = self.tags_of(sentence, kind, shared=False)  # "Desk-facing recap: Chloe is home at 11"
-            heading = _list_heading(sentence, heading)
             context = previous
             subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
             named = bool(subjects)
@@ -938,7 +908,7 @@ class Labeler:
                 ):
                     subjects.add("")  # a private matter carried onto a visitor is not theirs alone
             if tags <= self.pack.overriding_tags and self._speaks_of(sentence, subjects, speaker) - declarer:
-                tags = self.tags_of(sentence, kind, shared=False)  # "...; she's at her AA group Wednesdays;"
+                tags = self.tags_of(sentence, kind, shared=False)  # "Broad wording: in after 11:40" of Chloe
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             pieces = (
@@ -955,26 +925,10 @@ class Labeler:
         return TurnLabel(tuple(spans)), previous
 
     def _speaks_of(self, sentence: str, subjects: Iterable[str], speaker: str) -> set[str]:
-        """The people whose own matters a sentence speaks of by a pronoun: its subjects
-        when it says "she", "my", "we" ..., the speaker too when it says "I" or "my"."""
-        if not _SOMEONE.search(sentence):
-            return set()
+        """The people whose own matters a sentence is about: its subjects (named, carried or
+        pointed at), and the speaker when it says "I" or "my"."""
         speaking = {speaker} if _FIRST_PERSON.search(sentence) or _MY.search(sentence) else set()
         return self._people_of({*subjects, *speaking})
-
-    def _under_heading(
-        self, heading: str, item: str, tags: frozenset[str], kind: str | None
-    ) -> frozenset[str]:
-        """The tags of a list item said under a heading that declares its wording shared
-        ("Current summary for building-facing use is: Saturday buzz after 9:35 AM; Sunday
-        desk release after 1:10 PM with Omar 2:25 PM to 2:40 PM;"): the heading's
-        declaration (a pack's ``overriding_tags``) when the heading alone declares it and
-        is no negation, condition or question (:data:`_NOT_DECLARED`) and heading and item
-        together pass it, as one sentence would; else the item's own."""
-        if _NOT_DECLARED.search(heading) or not self.tags_of(heading, kind) <= self.pack.overriding_tags:
-            return tags
-        declared = self.tags_of(heading + " " + item, kind)
-        return declared if declared <= self.pack.overriding_tags else tags
 
     def _separated(
         self, text: str, start: int, end: int, tags: frozenset[str], kind: str | None

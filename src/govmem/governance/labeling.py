@@ -538,19 +538,27 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 25
+LABELING_VERSION = 26
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
 
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w'’:.-]*")
-_QR_LABEL = re.compile(r"[a-z]+-?\d{1,2}", re.I)
+_QR_LABEL = re.compile(r"[A-Z]{1,4}-?\d{1,2}")
 _CLAUSE_CUT = re.compile(r"[,;:()]|\s[-–—]\s|[–—]|\b(?:and|with|but)\b", re.I)
 _STATING = re.compile(
     r"\b(?:is|are|was|were|has|have|had|goes|go|went|gets|get|got|gives|give|holds|hold|keeps|keep|stays|stay"
-    r"|remains|remain|becomes|become|became)\b",
+    r"|remains|remain|becomes|become|became|lives|live(?![\s-]+view))\b",
     re.I,
 )
+_IS = re.compile(r"['’]s(?=\s+(?:not|no|a|an|the|just|off|on|still|now|only|all)\b)", re.I)
+"""A "'s" that is "is" ("Olivia's not local now"), not a possessive."""
+_NO_LIST_WORDS = frozenset(
+    {"family", "household", "everyone", "a", "an", "off", "on", "local", "remote", "to", "for", "with"}
+    | {"of", "from", "in", "live", "is", "are"}
+)
+"""Words by which a clause with no verb still says something ("Noah not family now", "no
+rights to Leo"): such a clause is no list of recipients or devices."""
 
 
 def made_of(sentence: str, words: frozenset[str], names: frozenset[str] = frozenset()) -> bool:
@@ -574,19 +582,29 @@ def made_of(sentence: str, words: frozenset[str], names: frozenset[str] = frozen
     return True
 
 
-def states_only(sentence: str, pattern: re.Pattern[str]) -> bool:
-    """Whether each clause of ``sentence`` that states something (has a verb such as "is",
-    "has", "goes") matches ``pattern`` itself: "Noah is not a resident now and has no camera
-    access" says two things, only one of them a setting."""
-    return all(
-        pattern.search(clause) for clause in _CLAUSE_CUT.split(sentence) if clause and _STATING.search(clause)
-    )
+def states_only(sentence: str, pattern: re.Pattern[str], words: frozenset[str]) -> bool:
+    """Whether each clause of ``sentence`` is a setting itself (matches ``pattern``) or, when
+    it states nothing (no verb such as "is", "has", "goes"), a bare list of recipients and
+    devices made of ``words`` ("residents Olivia", "Current camera"): "Noah is not a resident
+    now and has no camera access", "Camera access: Olivia only, Noah not family now" and
+    "Olivia's not local now" each say something more than a setting. Names are blanked."""
+    if "?" in sentence:
+        return False  # a question about a setting is no setting
+    for clause in _CLAUSE_CUT.split(_IS.sub(" is", sentence)):
+        if len(_STATING.findall(clause)) > 1:
+            return False  # "... off now Noah's not family"
+        if not clause or not clause.strip(" .!'’") or pattern.search(clause):
+            continue
+        if _STATING.search(clause) or not made_of(clause, words - _NO_LIST_WORDS):
+            return False
+    return True
 
 
 def scope_names(relationships: Sequence[Relationship]) -> frozenset[str]:
     """The words of relationship scopes ("wednesday_listen_setup_only": listen, ...): the
-    household's own names for its things, which a device setting may use
-    (:func:`made_of`)."""
+    household's own names for its things, which a device setting may use (:func:`made_of`);
+    the labeller takes them only from the scopes of those who read such a tag (the IT
+    helper's set-up scope, not "hospice_night_visits_only")."""
     return frozenset(
         word
         for relationship in relationships
@@ -683,7 +701,13 @@ class Labeler:
         self._by_sentence = "self" in pack.unnamed_subject
         self._visitors = bool(pack.subject_roles) and not pack.is_subject_role("")
         self._things = things_of(pack, relationships, principals)
-        self._scope_names = scope_names(relationships)
+        self._scope_names = scope_names(
+            [
+                r
+                for r in relationships
+                if self.roles.get(r.principal_id) in pack.roles_reading(pack.only_words)
+            ]
+        )
         self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
@@ -807,7 +831,7 @@ class Labeler:
         }
         for tag in tags & self.pack.only_words.keys():
             pattern, words = self.pack.tag_patterns[tag], self.pack.only_words[tag]
-            if not made_of(text, words, self._scope_names) or not states_only(text, pattern):
+            if not made_of(text, words, self._scope_names) or not states_only(text, pattern, words):
                 tags.discard(tag)
         overriding = tags & self.pack.overriding_tags
         if overriding:

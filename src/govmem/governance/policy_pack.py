@@ -75,6 +75,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
@@ -176,6 +177,17 @@ class PolicyPack:
     """Word -> the kind of resource an unnamed sentence using it is about."""
     only_words: dict[str, frozenset[str]] = field(default_factory=dict)
     """Tag -> the words a sentence with that tag may be made of (names aside)."""
+
+    def roles_reading(self, tags: Iterable[str]) -> frozenset[str]:
+        """The roles some allow rule names for one of ``tags``."""
+        wanted = set(tags)
+        return frozenset(
+            role
+            for rule in self.rules
+            if rule.effect == "allow" and rule.roles is not None and (wanted & rule.tags or ANY in rule.tags)
+            for role in rule.roles
+        )
+
     scope_things: bool = False
     """Whether the things relationship scopes name are resources (:func:`scope_things`)."""
     separable_tags: dict[str, frozenset[str]] = field(default_factory=dict)

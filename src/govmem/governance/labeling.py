@@ -538,81 +538,9 @@ def _blank_label(match: re.Match[str]) -> str:
     return text[: start - offset] + " " * (end - start)
 
 
-LABELING_VERSION = 26
+LABELING_VERSION = 27
 """Part of a labeller's fingerprint: raise it when the labelling itself changes (not only
 a pack), so stores labelled the old way are labelled again when opened."""
-
-
-_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w'’:.-]*")
-_QR_LABEL = re.compile(r"[A-Z]{1,4}-?\d{1,2}")
-_CLAUSE_CUT = re.compile(r"[,;:()]|\s[-–—]\s|[–—]|\b(?:and|with|but)\b", re.I)
-_STATING = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|goes|go|went|gets|get|got|gives|give|holds|hold|keeps|keep|stays|stay"
-    r"|remains|remain|becomes|become|became|lives|live(?![\s-]+view))\b",
-    re.I,
-)
-_IS = re.compile(r"['’]s(?=\s+(?:not|no|a|an|the|just|off|on|still|now|only|all)\b)", re.I)
-"""A "'s" that is "is" ("Olivia's not local now"), not a possessive."""
-_NO_LIST_WORDS = frozenset(
-    {"family", "household", "everyone", "a", "an", "off", "on", "local", "remote", "to", "for", "with"}
-    | {"of", "from", "in", "live", "is", "are"}
-)
-"""Words by which a clause with no verb still says something ("Noah not family now", "no
-rights to Leo"): such a clause is no list of recipients or devices."""
-
-
-def made_of(sentence: str, words: frozenset[str], names: frozenset[str] = frozenset()) -> bool:
-    """Whether every word of ``sentence`` is one of ``words`` (a hyphenated word when each
-    part is; "'s" aside), one of ``names`` written capitalised after the first word (the
-    household's own names for its things: "Current Listen access ..."), or a short label
-    after "QR" ("QR LLN-9"); a figure never is, nor any other name ("... go to Sunrise
-    Memory Care"). Names of principals are blanked before this is asked
-    (:meth:`Labeler.tags_of`)."""
-    tokens = _TOKEN.findall(re.sub(r"['’]s\b", " ", sentence))
-    for index, token in enumerate(tokens):
-        word = token.rstrip("'’")
-        lower = word.lower()
-        if lower in words or (("-" in lower) and all(p in words for p in lower.split("-") if p)):
-            continue
-        if index and tokens[index - 1].lower() == "qr" and _QR_LABEL.fullmatch(word):
-            continue
-        if index and word[:1].isupper() and lower in names and lower.rstrip("s") not in _CALENDAR_WORDS:
-            continue
-        return False
-    return True
-
-
-def states_only(sentence: str, pattern: re.Pattern[str], words: frozenset[str]) -> bool:
-    """Whether each clause of ``sentence`` is a setting itself (matches ``pattern``) or, when
-    it states nothing (no verb such as "is", "has", "goes"), a bare list of recipients and
-    devices made of ``words`` ("residents Olivia", "Current camera"): "Noah is not a resident
-    now and has no camera access", "Camera access: Olivia only, Noah not family now" and
-    "Olivia's not local now" each say something more than a setting. Names are blanked."""
-    if "?" in sentence:
-        return False  # a question about a setting is no setting
-    for clause in _CLAUSE_CUT.split(_IS.sub(" is", sentence)):
-        if len(_STATING.findall(clause)) > 1:
-            return False  # "... off now Noah's not family"
-        if not clause or not clause.strip(" .!'’") or pattern.search(clause):
-            continue
-        if _STATING.search(clause) or not made_of(clause, words - _NO_LIST_WORDS):
-            return False
-    return True
-
-
-def scope_names(relationships: Sequence[Relationship]) -> frozenset[str]:
-    """The words of relationship scopes ("wednesday_listen_setup_only": listen, ...): the
-    household's own names for its things, which a device setting may use (:func:`made_of`);
-    the labeller takes them only from the scopes of those who read such a tag (the IT
-    helper's set-up scope, not "hospice_night_visits_only")."""
-    return frozenset(
-        word
-        for relationship in relationships
-        for name in SCOPE_ATTRIBUTES
-        if isinstance(value := relationship.attributes.get(name), str)
-        for word in re.split(r"[^a-z]+", value.lower())
-        if word
-    )
 
 
 def things_of(
@@ -701,13 +629,6 @@ class Labeler:
         self._by_sentence = "self" in pack.unnamed_subject
         self._visitors = bool(pack.subject_roles) and not pack.is_subject_role("")
         self._things = things_of(pack, relationships, principals)
-        self._scope_names = scope_names(
-            [
-                r
-                for r in relationships
-                if self.roles.get(r.principal_id) in pack.roles_reading(pack.only_words)
-            ]
-        )
         self._thing_cues = cues_of_things(pack, relationships, self._things)
         self._separable = bool(pack.separable_tags)
         self._impersonal = self._unowned | self._things
@@ -726,8 +647,6 @@ class Labeler:
                     sorted(pack.declassifiable_tags or ()),
                     sorted((tag, sorted(under)) for tag, under in pack.subsumed_tags.items()),
                     sorted((tag, sorted(apart)) for tag, apart in pack.separable_tags.items()),
-                    sorted((tag, sorted(words)) for tag, words in pack.only_words.items()),
-                    sorted(self._scope_names),
                     sorted(self.roles.items()),
                     sorted((name, sorted(subjects)) for name, subjects in self._names.items()),
                     [(p.pattern, owned, sorted(subjects)) for p, owned, subjects in self._qualified],
@@ -809,10 +728,8 @@ class Labeler:
         Transfer" named in a sentence does not make it about appeals or transfers; nor is
         wording given as safe to share ("safe label single-room accommodation review"),
         whose words are chosen to be shown. With ``shared`` False, a sentence declared
-        shared (a pack's ``overriding_tags``) keeps the tags of what it says: wording said to
-        be shared never shares a matter of someone it names whose matters are their own
-        (:meth:`label`; a review found "Desk-facing recap: Chloe gets home at 11 PM
-        Fridays" and "...; Walter's AA meeting is Tuesdays at 7 PM;" shared)."""
+        shared (a pack's ``overriding_tags``) keeps the tags of what it says (:meth:`label`:
+        wording said to be shared never shares a resident's own matter)."""
         lowered = text.lower()
         if self._mentions is not None:
             text, lowered = _without_names(text, lowered, self._name_matches(text, lowered))
@@ -829,10 +746,6 @@ class Labeler:
             for matcher in self._tags
             if matcher.tag not in self.pack.overriding_tags and matcher.search(text, lowered)
         }
-        for tag in tags & self.pack.only_words.keys():
-            pattern, words = self.pack.tag_patterns[tag], self.pack.only_words[tag]
-            if not made_of(text, words, self._scope_names) or not states_only(text, pattern, words):
-                tags.discard(tag)
         overriding = tags & self.pack.overriding_tags
         if overriding:
             declassifiable = self.pack.declassifiable_tags
@@ -895,7 +808,7 @@ class Labeler:
             # after 6:30 AM"), never someone else's ("my father's ...")
             declarer = set() if _KIN.search(sentence) else {speaker}
             if tags <= self.pack.overriding_tags and self._people_of(self.mentioned(sentence)) - declarer:
-                tags = self.tags_of(sentence, kind, shared=False)  # "Desk-facing recap: Chloe is home at 11"
+                tags = self.tags_of(sentence, kind, shared=False)  # "Desk-safe summary: Chloe is home at 11"
             context = previous
             subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
             named = bool(subjects)
@@ -933,6 +846,8 @@ class Labeler:
                     subjects.add("")  # a private matter carried onto a visitor is not theirs alone
             if tags <= self.pack.overriding_tags and self._speaks_of(sentence, subjects, speaker) - declarer:
                 tags = self.tags_of(sentence, kind, shared=False)  # "Broad wording: in after 11:40" of Chloe
+            # (reviews found residents' matters shared as safe wording when named, carried
+            # from an earlier sentence or turn, or pointed at by "she" / "my")
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             pieces = (

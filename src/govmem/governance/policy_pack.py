@@ -39,11 +39,6 @@ information is labelled and who may read which label:
   sentence with it no longer carries (a procedure's preparation, "hold lisinopril until
   after the procedure", is preparation, not medication; a diagnosis in it stays a
   diagnosis); ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
-- ``only_words``: for a tag, the words a sentence with it may be made of (besides names:
-  principals' names, other capitalised names, weekdays and months not among them, and a
-  ``qr`` label). A sentence saying anything else does not get the tag: "residents Olivia
-  and Noah have household clip access" is a device setting, "clip access stays with
-  Olivia, we are at the lake house all week" is not (it keeps the pattern's other tags).
 - ``separable_tags``: for a tag, the tags a clause may carry to be labelled on its own
   when its sentence has that tag and no other personal tag ("keypad 2745 before 10:05
   AM, desk buzz after 10:05 AM": the second clause is a schedule, not a code). A clause
@@ -75,7 +70,6 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cache
@@ -118,7 +112,6 @@ _PACK_KEYS = {
     "declassifiable_tags",
     "subsumed_tags",
     "separable_tags",
-    "only_words",
     "pressure_tags",
     "collective_tags",
     "owner_relationships",
@@ -175,19 +168,6 @@ class PolicyPack:
     """The only tags an overriding tag may take a sentence's place of (None: any)."""
     qualified_subjects: dict[str, str] = field(default_factory=dict)
     """Word -> the kind of resource an unnamed sentence using it is about."""
-    only_words: dict[str, frozenset[str]] = field(default_factory=dict)
-    """Tag -> the words a sentence with that tag may be made of (names aside)."""
-
-    def roles_reading(self, tags: Iterable[str]) -> frozenset[str]:
-        """The roles some allow rule names for one of ``tags``."""
-        wanted = set(tags)
-        return frozenset(
-            role
-            for rule in self.rules
-            if rule.effect == "allow" and rule.roles is not None and (wanted & rule.tags or ANY in rule.tags)
-            for role in rule.roles
-        )
-
     scope_things: bool = False
     """Whether the things relationship scopes name are resources (:func:`scope_things`)."""
     separable_tags: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -262,7 +242,6 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
     }
     subsumed = _tags_by_tag(data, "subsumed_tags", known_tags, source)
     separable = _tags_by_tag(data, "separable_tags", known_tags, source)
-    only_words = _only_words(data, known_tags, source)
     unnamed = tuple(_strings(data.get("unnamed_subject", []), "unnamed_subject", source))
     bad = [u for u in unnamed if u not in UNNAMED]
     if bad:
@@ -297,7 +276,6 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
             _strings(data.get("owner_relationships", []), "owner_relationships", source)
         ),
         qualified_subjects=_qualified_subjects(data, source),
-        only_words=only_words,
         scope_things=_boolean(data, "scope_things", source),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
@@ -305,19 +283,6 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         rules=rules,
         source=source,
     )
-
-
-def _only_words(data: dict[str, Any], known: set[str], source: str) -> dict[str, frozenset[str]]:
-    found = {}
-    for tag, words in _table(data, "only_words", source).items():
-        if tag not in known:
-            raise PolicyError(f"{source}: only_words names unknown tag {tag!r}")
-        listed = _strings(words, f"only_words.{tag}", source)
-        bad = [w for w in listed if not re.fullmatch(r"[a-z]+", w)]
-        if bad:
-            raise PolicyError(f"{source}: only_words.{tag} has {bad[0]!r}, not a lower-case word")
-        found[tag] = frozenset(listed)
-    return found
 
 
 def _qualified_subjects(data: dict[str, Any], source: str) -> dict[str, str]:

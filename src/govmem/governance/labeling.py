@@ -804,11 +804,6 @@ class Labeler:
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             tags = self.tags_of(sentence, kind)
-            # a speaker may declare their own matter shared ("My broad Monday wording remains
-            # after 6:30 AM"), never someone else's ("my father's ...")
-            declarer = set() if _KIN.search(sentence) else {speaker}
-            if tags <= self.pack.overriding_tags and self._people_of(self.mentioned(sentence)) - declarer:
-                tags = self.tags_of(sentence, kind, shared=False)  # "Desk-safe summary: Chloe is home at 11"
             context = previous
             subjects = self.subjects_of(self._named(sentence), tags) | self._things_named(sentence)
             named = bool(subjects)
@@ -844,10 +839,13 @@ class Labeler:
                     and self._carries_a_visitor(sentence, found, tags, text[:start])
                 ):
                     subjects.add("")  # a private matter carried onto a visitor is not theirs alone
+            # Wording said to be shared never shares a resident's own matter, named ("Desk-safe
+            # summary: Chloe is home at 11"), carried or pointed at ("she", "my"), but the
+            # speaker's own, declared by them ("My broad Monday wording remains after 6:30 AM";
+            # not "my father ..."): reviews found all of these shared.
+            declarer = set() if _KIN.search(sentence) else {speaker}
             if tags <= self.pack.overriding_tags and self._speaks_of(sentence, subjects, speaker) - declarer:
-                tags = self.tags_of(sentence, kind, shared=False)  # "Broad wording: in after 11:40" of Chloe
-            # (reviews found residents' matters shared as safe wording when named, carried
-            # from an earlier sentence or turn, or pointed at by "she" / "my")
+                tags = self.tags_of(sentence, kind, shared=False)
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             pieces = (

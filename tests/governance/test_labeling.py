@@ -643,7 +643,7 @@ def test_shared_wording_shares_no_ones_own_matter_but_the_speakers() -> None:
     def shared(text: str, speaker: str, carried: frozenset[str] = frozenset()) -> bool:
         label, _ = home.label(text, speaker, None, carried)
         return all(
-            {tag for _, tag in span.facets if not tag.startswith("said_by")} == {"safe_wording"}
+            {tag for _, tag in span.facets if not tag.startswith(SAID_BY)} == {"safe_wording"}
             for span in label.spans
         )
 

@@ -843,9 +843,10 @@ class Labeler:
             # summary: Chloe is home at 11"), carried or pointed at ("she", "my"), but the
             # speaker's own, declared by them ("My broad Monday wording remains after 6:30 AM";
             # not "my father ..."): reviews found all of these shared.
-            declarer = set() if _KIN.search(sentence) else {speaker}
-            if tags <= self.pack.overriding_tags and self._speaks_of(sentence, subjects, speaker) - declarer:
-                tags = self.tags_of(sentence, kind, shared=False)
+            if tags <= self.pack.overriding_tags:
+                declarer = set() if _KIN.search(sentence) else {speaker}
+                if self._speaks_of(sentence, subjects, speaker) - declarer:
+                    tags = self.tags_of(sentence, kind, shared=False)
             if self._qualified:
                 subjects, tags = self._qualify(sentence, subjects, tags, named, context | {speaker})
             pieces = (

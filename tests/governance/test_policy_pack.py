@@ -118,6 +118,7 @@ def test_roles_star_means_any_role() -> None:
             "must be true",
         ),
         (pack_with(header="scope_things = 'yes'"), "'scope_things' must be true or false"),
+        (pack_with(header="questions_about_subjects = ['nope']"), "questions_about_subjects"),
         (
             pack_with(tags="[qualified_subjects]\nprivate = 'case'"),
             "qualified_subjects.private is 'case', not one of 'owned resource', 'resource'",
@@ -234,6 +235,14 @@ def test_collective_tags_are_tags_of_the_pack() -> None:
     assert parse_pack(pack_with()).collective_tags == frozenset()
     with pytest.raises(PolicyError, match="collective_tags"):
         parse_pack(pack_with(header="collective_tags = ['nosuchtag']"))
+
+
+def test_questions_about_subjects_is_off_unless_a_pack_says_so() -> None:
+    assert parse_pack(pack_with()).questions_about_subjects == frozenset()
+    pack = parse_pack(pack_with(header="questions_about_subjects = ['meds']"))
+    assert pack.questions_about_subjects == {"meds"}
+    assert "diagnosis" in load_pack("medical").questions_about_subjects
+    assert load_pack("household").questions_about_subjects == frozenset()
 
 
 def test_qualified_subjects_name_a_kind_of_resource() -> None:

@@ -84,10 +84,17 @@ def test_refuse_when_a_mixed_query_finds_nothing_permitted() -> None:
 
 def test_no_memory_when_nothing_permitted_matches(shared: Memory) -> None:
     with clinic(turns=[]) as empty:
-        # kit's query names no subject: no refusal, and nothing readable exists for kit but parking
-        assert empty.recall("kit", "warfarin dose").action == "no_memory"
-    result = shared.recall("kit", "warfarin dose", as_of="2024-02-01T00:00:00")
+        # the query may be about no one (the parking level): no refusal, and nothing exists
+        assert empty.recall("kit", "parking level and warfarin dose").action == "no_memory"
+    result = shared.recall("kit", "parking level and warfarin dose", as_of="2024-02-01T00:00:00")
     assert (result.action, result.items) == ("no_memory", [])
+
+
+def test_a_clinical_question_naming_no_one_is_a_patients(shared: Memory) -> None:
+    """In a clinic "warfarin dose" asks about a patient: refused to whoever may read no
+    patient's medication, answered to the clinician who may."""
+    assert shared.recall("kit", "warfarin dose").action == "refuse"
+    assert shared.recall("lee", "warfarin dose").action == "answer"
 
 
 def test_action_does_not_signal_that_an_answer_was_redacted(shared: Memory) -> None:
@@ -117,7 +124,7 @@ def test_k_counts_permitted_items_only() -> None:
         for i in range(5)
     ]
     with clinic(turns=hidden + shared_notes) as memory:
-        result = memory.recall("kit", "pharmacy cabinet warfarin", k=3)
+        result = memory.recall("kit", "pharmacy cabinet in the lobby, warfarin", k=3)
     assert len({source for item in result.items for source in item.sources}) >= 3  # a window may hold them
     assert all("lobby" in item.text and "warfarin" not in item.text for item in result.items)
 

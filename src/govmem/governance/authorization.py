@@ -70,6 +70,10 @@ class QueryAssessment:
     """Refused whole though part of it is readable: a yes or no touching a denied facet."""
     denied_tags: frozenset[str] = frozenset()
     """The tags of the denied facets ("credentials" of "Ava's release phrase")."""
+    unnamed: bool = False
+    """Refused for being about subjects the query does not name, none of them readable
+    ("is her biopsy back?" from billing): decided after the forgotten-item probe, since
+    a question after what was deleted has no memory for anyone."""
 
     @property
     def refused(self) -> bool:
@@ -287,7 +291,12 @@ class PolicyAuthorizer:
 
     def assess_query(self, store: Store, requester: Principal, query: str, at: str) -> QueryAssessment:
         permissions = self._permissions(requester, at)
-        facets = self.labeler().query_facets(query, requester.principal_id)
+        labeler = self.labeler()
+        facets = labeler.query_facets(query, requester.principal_id)
+        if not facets:
+            unnamed = self._about_no_readable_subject(labeler, requester, query, permissions)
+            if unnamed:
+                return unnamed
         asked = sorted(facets)
         decisions = [permissions.facet(f) for f in asked]
         collective = self.engine.pack.collective_tags
@@ -303,6 +312,34 @@ class PolicyAuthorizer:
             rules=tuple(sorted({d.rule for d in decisions})),
             # a yes or no about part of what is asked answers the rest of it too
             whole=bool(denied) and is_confirmation(query),
+        )
+
+    def _about_no_readable_subject(
+        self, labeler: Labeler, requester: Principal, query: str, permissions: Permissions
+    ) -> QueryAssessment | None:
+        """A refusal of a query that names no one but is about someone (``her``; any
+        question in packs with ``questions_about_subjects``) when the requester may read
+        its topics about none of the subjects it could mean: whoever is meant, there is
+        nothing to answer. Never a redaction: the guess at whom it means decides only
+        when every guess is denied."""
+        roles = labeler.roles
+        people = [p for p, role in roles.items() if self.engine.pack.is_subject_role(role)]
+        if requester.principal_id in people:
+            return None  # a subject asking without names asks about their own matters
+        facets = sorted(labeler.unnamed_query_facets(query, requester.principal_id, people))
+        decisions = []
+        for facet in facets:
+            decision = permissions.facet(facet)
+            if decision.allowed:
+                return None
+            decisions.append(decision)
+        if not decisions:
+            return None
+        return QueryAssessment(
+            denied=len(decisions),
+            denied_tags=frozenset(tag for _, tag in facets),
+            rules=tuple(sorted({d.rule for d in decisions})),
+            unnamed=True,
         )
 
 

@@ -1199,6 +1199,22 @@ class Labeler:
 
         return _EXCLUDED.sub(blank, query)
 
+    def unnamed_query_facets(self, query: str, requester: str, people: Iterable[str]) -> frozenset[Facet]:
+        """What a query naming no one asks about ``people`` when it is about someone all
+        the same: it refers to one person ("is her biopsy back?"), or it is not asked in
+        the first person and asks only the pack's ``questions_about_subjects`` topics
+        ("what is the diagnosis?"). Its topics (but ``general``) about each of them;
+        nothing otherwise. Whom it means is a guess, so this is for refusing only: see
+        :meth:`~govmem.governance.authorization.PolicyAuthorizer.assess_query`."""
+        if any(self._names.get(m.group(0)) for m in self._name_matches(query, query.lower())):
+            return frozenset()
+        tags = self.tags_of(self._without_exclusions(query)) - {GENERAL}
+        refers = _ONE_PERSON.search(query) is not None
+        about_subjects = tags <= self.pack.questions_about_subjects and not _FIRST_PERSON.search(query)
+        if not refers and not about_subjects:
+            return frozenset()
+        return frozenset((person, tag) for person in set(people) - {requester} for tag in tags)
+
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
         """The facets a query asks about: only subjects it names, never a guess; and, on
         the pack's ``collective_tags``, no one in particular, whoever it names ("so

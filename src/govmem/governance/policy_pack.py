@@ -53,6 +53,13 @@ information is labelled and who may read which label:
   asking about no one in particular on those tags, whoever else it names, and is
   refused whole to whoever may not read them about anyone (any schedule returned
   beside it would answer it).
+- ``questions_about_subjects``: tags that make a question about the subjects though it
+  names no one and is not asked in the first person: in a clinic, "what is the
+  diagnosis?" is a patient's diagnosis. Such a question, when every topic it asks is one
+  of these, is refused to whoever may read those topics about no subject, as a question
+  referring to someone ("is her biopsy back?") is in every pack. A topic outside them
+  ("parking level and warfarin") may be about no one, so no guess is made. A guess at
+  whom a question means only ever refuses, never redacts.
 - ``scope_words``: words in a relationship's scope attribute ("scheduling_only")
   and the tags they allow; a scoped relationship never reaches beyond them.
 - ``rules``: allow or deny a (subject, tag) pair to a requester. Every condition a
@@ -117,6 +124,7 @@ _PACK_KEYS = {
     "owner_relationships",
     "qualified_subjects",
     "scope_things",
+    "questions_about_subjects",
     "tags",
     "kind_tags",
     "scope_words",
@@ -172,6 +180,8 @@ class PolicyPack:
     """Whether the things relationship scopes name are resources (:func:`scope_things`)."""
     separable_tags: dict[str, frozenset[str]] = field(default_factory=dict)
     """Tag -> the tags a clause may have to be labelled apart from a sentence with it."""
+    questions_about_subjects: frozenset[str] = frozenset()
+    """Tags on which a question naming no one, not in the first person, is about the subjects."""
 
     @property
     def tags(self) -> frozenset[str]:
@@ -277,6 +287,9 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         ),
         qualified_subjects=_qualified_subjects(data, source),
         scope_things=_boolean(data, "scope_things", source),
+        questions_about_subjects=_tags(
+            data.get("questions_about_subjects", []), "questions_about_subjects", known_tags, source
+        ),
         tag_patterns=tag_patterns,
         kind_tags=kind_tags,
         scope_words=scope_words,

@@ -192,11 +192,11 @@ def _recall(
         return RecallResult(requester, query, [], decision), entry
 
     assessment = authorizer.assess_query(store, principal, query, at)
-    if assessment.refused and not assessment.allowed:
+    if assessment.refused and not assessment.allowed and not assessment.unnamed:
         return empty(Decision("refuse", assessment.rules))
     if asks_for_forgotten(query, store.forgotten_kinds()):
         return empty(Decision("no_memory", ("forgotten-item-probe",)))
-    if assessment.refused:  # a yes or no partly about what the requester may not read: after the probe
+    if assessment.refused:  # partly about what they may not read, or about someone unnamed: after the probe
         return empty(Decision("refuse", assessment.rules))
 
     scope = authorizer.scope(store, principal, at)

@@ -155,6 +155,29 @@ def test_a_pharmacist_call_is_a_booking_not_a_medicine(medical: Labeler) -> None
     assert "medication" in medical.tags_of("Ask the pharmacy about it.")
 
 
+def test_a_medicine_is_a_medication_and_a_specialty_is_not(medical: Labeler) -> None:
+    assert "medication" in medical.tags_of("What is the current medicine list after Monday?")
+    assert "medication" in medical.tags_of("Which pain medicines are on the home list?")
+    assert "medication" not in medical.tags_of("The family medicine visit is Friday at 10 AM.")
+
+
+def test_findings_and_dangers_at_home_are_a_diagnosis(medical: Labeler) -> None:
+    assert "diagnosis" in medical.tags_of("I only need the medicine list, not the lesion details.")
+    assert "diagnosis" in medical.tags_of("The thyroid nodule is 2 cm.")
+    assert "diagnosis" in medical.tags_of("Confidential domestic-safety note: she reports threats at home.")
+    assert "diagnosis" in medical.tags_of("A protective order is in place.")
+
+
+def test_a_job_change_is_a_private_matter_in_a_household() -> None:
+    home = Labeler(load_pack("household"), [], [])
+    for sentence in (
+        "The new employer is still Calloway Freight.",
+        "I resign on Friday at 8:35 AM.",
+        "She accepted the job offer.",
+    ):
+        assert "private" in home.tags_of(sentence), sentence
+
+
 # subjects
 
 

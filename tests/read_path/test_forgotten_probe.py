@@ -17,6 +17,8 @@ KINDS = frozenset({"pin", "code"})
         "Was the retired code 7781, yes or no?",
         "What was the number I asked you to delete?",
         "Before deletion, was the old PIN 7781?",
+        "Now that it is deleted, what was the old PIN?",
+        "Since the old PIN was removed, compare it with the current one.",
         "Just tell me the first two digits of the earlier PIN.",
         "Compare the current PIN with the earlier deleted PIN.",
         "What code did we use before the rotation?",
@@ -31,6 +33,8 @@ def test_probes(query: str) -> None:
     [
         "What is the current guest PIN?",
         "After the old PIN was deleted, what is the current entry plan?",
+        "Now that I've moved and the shelter details are removed, what is my current contact plan?",
+        "Since the old line was erased, which number should the nurse call?",
         "Right before deletion, what is the current summary for the pickup?",
         "Is the earlier PIN still available?",
         "What was the earlier pickup time?",  # a former value, but of a kind nothing forgot

@@ -7,8 +7,8 @@ item out of every context; these queries must also get ``no_memory`` with nothin
 at all, since any context (even the current value, even the word "no") answers
 or confirms something about the deleted item.
 
-A query is such a probe when its question (after any leading "After ...," or
-"Before ...," clause) refers to deleted content outright ("deleted", "retired",
+A query is such a probe when its question (after any leading "After ...,",
+"Before ...," or "Now that ...," clause) refers to deleted content outright ("deleted", "retired",
 "the number I asked you to delete"); or when it asks for a former value
 ("earlier", "before", "used to") of a kind of thing this store has forgotten (a
 PIN, a code, a label: the kinds deletion requests named), other than asking
@@ -26,9 +26,13 @@ _DELETED = re.compile(
     re.I,
 )
 _STATUS = re.compile(r"\bstill (?:available|active|valid|usable|in use|on file)\b", re.I)
-_PREFACE = re.compile(r"^\s*(?:right\s+|just\s+)?(?:after|before)\b[^,?]*,", re.I)
-"""A leading time clause ("After the old details were deleted," "Right before deletion,"):
-the question is what follows it."""
+_PREFACE = re.compile(
+    r"^\s*(?:(?:right\s+|just\s+)?(?:after|before)|now\s+that|since|once|given\s+that)\b[^,?]*,", re.I
+)
+"""A leading time clause ("After the old details were deleted," "Right before deletion,"
+"Now that the shelter details are removed,"): the question is what follows it."""
+_BACK = re.compile(r"\b(?:it|them|that one|those|compare|comparison)\b", re.I)
+"""Words by which the question after a leading clause still asks about what the clause named."""
 _FORMER = re.compile(
     r"\b(?:earlier|previous|prior|former|old|older|original|originally|used to|replaced|before)\b", re.I
 )
@@ -57,7 +61,10 @@ def asks_for_forgotten(query: str, forgotten_kinds: frozenset[str]) -> bool:
     value is "still available" asks about status, not the value.
     """
     preface = _PREFACE.match(query)
-    question = query[preface.end() :] if preface else query  # "After X was deleted, what is current?"
+    # "After X was deleted, what is current?" asks what follows the clause; "Since the old
+    # line was removed, compare it with the current number" still asks about X
+    leads_in = preface is not None and not _BACK.search(query, preface.end())
+    question = query[preface.end() :] if leads_in else query
     if _DELETED.search(question):
         return True
     if not forgotten_kinds or not _FORMER.search(question) or _STATUS.search(question):

@@ -168,6 +168,14 @@ def test_findings_and_dangers_at_home_are_a_diagnosis(medical: Labeler) -> None:
     assert "diagnosis" in medical.tags_of("A protective order is in place.")
 
 
+def test_a_grant_of_access_is_no_financial_aid() -> None:
+    school = Labeler(load_pack("education"), [], [])
+    assert "financial_aid" not in school.tags_of("Under the temporary grant she gave me, what is the date?")
+    assert "financial_aid" not in school.tags_of("The release does not grant access to the room.")
+    assert "financial_aid" in school.tags_of("Her grant was raised this week.")
+    assert "financial_aid" in school.tags_of("The Beacon Grant amount is approved.")
+
+
 def test_a_job_change_is_a_private_matter_in_a_household() -> None:
     home = Labeler(load_pack("household"), [], [])
     for sentence in (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from govmem import Turn
-from govmem.governance.access_changes import endings_in, relationships_ended
+from govmem.governance.access_changes import ending_time, endings_in, relationships_ended
 from govmem.governance.labeling import Labeler
 from govmem.governance.policy_pack import load_pack
 from govmem.models import Principal, Relationship
@@ -22,6 +22,10 @@ T = "2024-03-01T10:00:00"
         "Coverage update: weekend covering access by Dr. Lee has ended after handoff.",
         "Family scheduling access revoked.",
         "I can record that the prior logistics-only access ends now.",
+        "Weekend coverage ends Sunday 8:00 PM.",
+        "The grant expires at the end of Saturday, November 21.",
+        "I've set Teodor's grant to expire automatically after Saturday.",
+        "Your access covered Saturday only and has expired.",
     ],
 )
 def test_sentences_that_end_access(text: str) -> None:
@@ -44,6 +48,8 @@ def test_sentences_that_end_access(text: str) -> None:
         'Mom wrote: "Is Uncle Pete\'s attendance access revoked?"',
         "Logistics-only family access is still active through Monday.",
         "The room code was rotated this morning.",
+        "Family access does not expire until Friday.",
+        "The grant covers the review date through October 9, 2026.",
     ],
 )
 def test_questions_negations_and_other_talk_end_nothing(text: str) -> None:
@@ -115,3 +121,53 @@ def test_memory_ends_access_from_the_turn_on_and_records_the_event() -> None:
         (event,) = [e for e in memory.governance_events() if e["kind"] == "access_ended"]
         assert event["payload"] == {"relationships": [["family_member", "fay", "ada"]]}
         assert event["effective_at"] == "2024-03-01T09:30:00"
+
+
+SAID_AT = "2026-11-17T16:54:00"  # a Tuesday
+
+
+@pytest.mark.parametrize(
+    ("text", "effective"),
+    [
+        ("Weekend coverage ends Sunday 8:00 PM.", "2026-11-22T20:00:00"),
+        ("Coverage ends Monday at 7:00 AM and does not include contact routes.", "2026-11-23T07:00:00"),
+        # a day alone: access lasts the whole day
+        ("The grant expires at the end of Saturday, November 21.", "2026-11-22T00:00:00"),
+        ("I've set Teodor's grant to expire automatically after Saturday.", "2026-11-22T00:00:00"),
+        ("The ride grant expires tonight.", "2026-11-18T00:00:00"),
+        # said in the past: the last such time before it was said
+        ("Your weekend coverage ended Sunday at 8:00 PM.", "2026-11-15T20:00:00"),
+        # no time given, or now: from the time it was said
+        ("Family access for Fay is revoked.", SAID_AT),
+        ("The prior logistics-only access ends now.", SAID_AT),
+        ("Your access covered Saturday only and has expired.", SAID_AT),
+    ],
+)
+def test_an_ending_takes_effect_when_it_says(text: str, effective: str) -> None:
+    (ending,) = endings_in(text)
+    assert ending_time(ending, SAID_AT) == effective
+
+
+def test_a_scheduled_end_leaves_access_until_then_and_ends_it_after() -> None:
+    turns = [
+        Turn("t1", "lee", "Ada has an appointment on Friday at 10 am.", timestamp="2024-03-04T09:00:00"),
+        Turn(
+            "t2", "rex", "Fay's family access expires at the end of Wednesday.", timestamp="2024-03-04T09:05"
+        ),
+    ]
+    with small_clinic(turns) as memory:  # 2024-03-04 is a Monday
+        during = memory.recall("fay", "Ada appointment", as_of="2024-03-06T18:00:00")
+        assert any("Friday" in item.text for item in during.items)
+        after = memory.recall("fay", "Ada appointment", as_of="2024-03-07T08:00:00")
+        assert not any("Friday" in item.text for item in after.items)
+        (event,) = [e for e in memory.governance_events() if e["kind"] == "access_ended"]
+        assert event["payload"] == {"relationships": [["family_member", "fay", "ada"]]}
+        assert event["effective_at"] == "2024-03-07T00:00:00"
+
+
+def test_coverage_ends_a_covering_relationship() -> None:
+    labeler = Labeler(load_pack("medical"), CAST, [])
+    covering = Relationship("covering_clinician", "lee", "ada")
+    (ending,) = endings_in("Weekend coverage ends Sunday 8:00 PM.")
+    (closed,) = relationships_ended(ending, "rex", labeler, [covering], SAID_AT, frozenset({"ada"}))
+    assert closed.valid_until == "2026-11-22T20:00:00"

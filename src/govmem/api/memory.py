@@ -1027,7 +1027,8 @@ class Memory:
 
     def _end_access(self, turns: Sequence[Turn], keys: Sequence[int]) -> None:
         """End the relationships that new turns say have ended ("Nina's family access is
-        revoked"), from each turn's time on; each ending is a governance event."""
+        revoked"), from each turn's time on, or from the time a scheduled end gives
+        ("coverage ends Sunday 8:00 PM"); each ending is a governance event."""
         found = [(turn, key, endings_in(turn.text)) for turn, key in zip(turns, keys, strict=True)]
         found = [(turn, key, endings) for turn, key, endings in found if endings and turn.timestamp]
         if not found:
@@ -1047,7 +1048,7 @@ class Memory:
                 self.store.record_event(
                     "access_ended",
                     {"relationships": [[r.type, r.principal_id, r.target_id] for r in ended]},
-                    turn.timestamp,
+                    ended[0].valid_until,  # when it takes effect: now, or the time it was scheduled for
                     utc_now(),
                     source="interpreter",
                     source_turn_key=key,

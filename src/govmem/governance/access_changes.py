@@ -3,8 +3,10 @@
 Permissions often end only in what people say (a patient withdraws a relative's
 access, a covering clinician's weekend ends). This module finds such sentences and
 says who loses what; the caller ends the matching relationships from the turn's
-time on. Ending access only ever narrows what anyone may read, so a false match
-costs utility, never privacy; a question ("did she revoke me?") or a negation
+time on, or from the time the sentence gives ("Weekend coverage ends Sunday 8:00
+PM", "The grant expires at the end of Saturday, November 21": a scheduled end,
+not yet an end). Ending access only ever narrows what anyone may read, so a false
+match costs utility, never privacy; a question ("did she revoke me?") or a negation
 ("access is not revoked") is not a revocation.
 """
 
@@ -12,19 +14,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from govmem.governance.labeling import Labeler, sentence_spans
 from govmem.governance.prefilter import contains_any
 from govmem.models import Relationship
 
 _ENDED = re.compile(
-    r"\b(?:access|permission|consent|authori[sz]ation|release)\b[^?!]{0,80}?"
-    r"\b(?:is |are |was |were |has |have |been |now |as of )*"
-    r"(?:revoked|withdrawn|terminated|rescinded|ended|ends(?: now| today)?|is over)\b"
-    r"|\brevok(?:e|ed|ing)\b[^?!]{0,60}?\b(?:access|permission|consent)\b",
+    r"\b(?:access|permission|consent|authori[sz]ation|release|coverage|grant)\b[^?!]{0,80}?"
+    r"\b(?:is |are |was |were |has |have |been |now |as of |to |will |automatically )*"
+    r"(?:revoked|withdrawn|terminated|rescinded|ended|ends(?: now| today)?|end|is over"
+    r"|expired|expires|expire|lapsed|lapses)\b"
+    r"|\brevok(?:e|ed|ing)\b[^?!]{0,60}?\b(?:access|permission|consent)\b"
+    r"|\bno (?:active |longer any )?access (?=after|beyond|from)\b",
     re.I,
 )
-_CUES = ("revok", "withdrawn", "terminated", "rescinded", "ended", "ends", "is over")
+_CUES = (
+    "revok",
+    "withdrawn",
+    "terminated",
+    "rescinded",
+    "ended",
+    "ends",
+    " end",
+    "is over",
+    "expir",
+    "lapse",
+)
 """Lower-case fragments every ending holds one of: one literal scan settles most turns."""
 _NEGATED = re.compile(
     r"\b(?:not|never|no longer being|\w+n['’]t|nobody|no one|refused|declined|failed|forgot)\s+(?:\w+\s+)?$",
@@ -34,10 +50,51 @@ _NEGATED = re.compile(
 
 @dataclass(frozen=True)
 class AccessEnded:
-    """A sentence ending someone's access; ``named`` is the text up to the ending."""
+    """A sentence ending someone's access; ``named`` is the text up to the ending,
+    ``rest`` what follows it (where a scheduled end says when)."""
 
     sentence: str
     named: str
+    rest: str = ""
+
+    @property
+    def scheduled(self) -> bool:
+        """Whether the ending is said in the present or future ("ends Sunday 8:00 PM",
+        "to expire after Saturday"), so that it takes effect when it says."""
+        return _SCHEDULED.search(self.named) is not None
+
+
+_SCHEDULED = re.compile(r"\b(?:ends|end|expires|expire|lapses|no (?:active |longer any )?access)\W*$", re.I)
+_NOW = re.compile(r"^\W*(?:now|today|immediately|effective (?:now|immediately))\b", re.I)
+_CLOCK = re.compile(r"\d:\d\d|\b\d{1,2}\s*[ap]\.?m\b|\b(?:noon|midnight)\b", re.I)
+_END_OF = re.compile(
+    r"^\W*(?:(?:at|on|by)\s+)?(?:the\s+)?end\s+of\s+|^\W*(?:automatically\s+)?after\s+", re.I
+)
+"""Words before the day an access lasts through ("at the end of Saturday", "after Saturday")."""
+
+
+def ending_time(ending: AccessEnded, at: str) -> str:
+    """When ``ending``, said at ``at``, takes effect: the time it gives ("Sunday 8:00 PM",
+    "the end of Saturday, November 21": the day's end when it gives a day alone), else
+    ``at``. A time said in the past tense ("ended Sunday at 8:00 PM") is the last such
+    time before ``at``; none is ever later than a scheduled one would be read."""
+    rest = ending.rest
+    if not rest.strip() or _NOW.match(rest):
+        return at
+    from dateparser.search import search_dates  # only for the rare sentence that gives a time
+
+    base = datetime.fromisoformat(at)
+    future = ending.scheduled
+    settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future" if future else "past"}
+    found = search_dates(_END_OF.sub("", rest), languages=["en"], settings=settings)
+    if not found:
+        return at
+    said, moment = found[0]
+    if not _CLOCK.search(said):
+        moment = moment.replace(hour=0, minute=0, second=0) + timedelta(days=1)  # the whole day
+    if (moment > base) != future:
+        return at  # a scheduled end already past, or a past end read as still to come
+    return moment.isoformat(timespec="seconds")
 
 
 def endings_in(text: str) -> list[AccessEnded]:
@@ -59,7 +116,7 @@ def endings_in(text: str) -> list[AccessEnded]:
         )
         if _NEGATED.search(sentence[:verb_at]):
             continue  # "is not revoked", "We never actually revoked ...", "Nobody has revoked ..."
-        found.append(AccessEnded(sentence, sentence[: match.end()]))
+        found.append(AccessEnded(sentence, sentence[: match.end()], sentence[match.end() :]))
     return found
 
 
@@ -71,7 +128,8 @@ def relationships_ended(
     at: str,
     about: frozenset[str] = frozenset(),
 ) -> list[Relationship]:
-    """The relationships ``ending`` closes at ``at`` (already closed ones left alone).
+    """The relationships ``ending`` closes, from the time it gives (:func:`ending_time`)
+    or else ``at`` (already closed ones left alone).
 
     Whose access ends: the principals named before the ending who are not subjects
     ("Marcus revoked family access" names the grantor). Which access: relationship
@@ -89,8 +147,11 @@ def relationships_ended(
         subjects.add(speaker)
     subjects = subjects or {p for p in about if labeler.pack.is_subject_role(roles.get(p, ""))}
 
-    def typed(r: Relationship) -> bool:
-        return not words.isdisjoint(r.type.split("_"))
+    stems = {w[:5] for w in words if len(w) >= 5}
+
+    def typed(r: Relationship) -> bool:  # "coverage" ends a covering_clinician relationship
+        parts = r.type.split("_")
+        return not words.isdisjoint(parts) or not stems.isdisjoint(p[:5] for p in parts if len(p) >= 5)
 
     open_ones = [r for r in relationships if r.valid_until is None or r.valid_until > at]
     if grantees:
@@ -100,4 +161,9 @@ def relationships_ended(
         chosen = [r for r in open_ones if r.target_id in subjects and typed(r)]
     else:
         chosen = []
-    return [replace(r, valid_until=at) for r in chosen if r.valid_from is None or r.valid_from < at]
+    until = ending_time(ending, at)
+    return [
+        replace(r, valid_until=until)
+        for r in chosen
+        if (r.valid_from is None or r.valid_from < until) and (r.valid_until is None or r.valid_until > until)
+    ]

@@ -21,7 +21,14 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from govmem.governance.policy_pack import GENERAL, SCOPE_ATTRIBUTES, SCOPE_GLUE, PolicyPack, scope_things
+from govmem.governance.policy_pack import (
+    GENERAL,
+    SCOPE_ATTRIBUTES,
+    SCOPE_GLUE,
+    PolicyPack,
+    scope_things,
+    vocabulary,
+)
 from govmem.governance.prefilter import required_literals
 from govmem.governance.revocation.statements import FUNCTION_WORDS, MONTHS, WEEKDAYS
 from govmem.models import Principal, Relationship
@@ -90,6 +97,39 @@ class TagMatcher:
         if self.prefilter is not None and self.prefilter.search(lowered) is None:
             return False
         return self.pattern.search(lowered) is not None
+
+
+class VocabularyMatcher:
+    """A tag marked by a term list (a pack's ``vocabularies``): any run of one to three
+    whole words of the text that is a term, its last word also in the plural. Thousands
+    of terms cost a set lookup per word, where one regex of them costs Python's ``re``
+    a pass over every branch."""
+
+    __slots__ = ("firsts", "tag", "terms")
+
+    def __init__(self, tag: str, terms: frozenset[str]):
+        self.tag = tag
+        self.terms = terms
+        self.firsts = frozenset(term.split(" ", 1)[0] for term in terms)
+
+    def search(self, text: str, lowered: str) -> bool:
+        words = _VOCABULARY_WORD.findall(lowered.replace("’", "'"))
+        for i, word in enumerate(words):
+            if word not in self.firsts and word[:-1] not in self.firsts:
+                continue
+            for n in (1, 2, 3):
+                run = " ".join(words[i : i + n])
+                if run in self.terms or (run.endswith("s") and run[:-1] in self.terms):
+                    return True
+        return False
+
+
+_VOCABULARY_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+
+
+def _digest(name: str) -> str:
+    """A term list's name and content, for the labeller's fingerprint."""
+    return name + ":" + hashlib.sha256("\n".join(sorted(vocabulary(name))).encode()).hexdigest()[:16]
 
 
 def trie_pattern(words: Iterable[str], not_after: str | None = None) -> str:
@@ -610,7 +650,13 @@ class Labeler:
         self._surnames = _surnames_of(principals)
         pattern = trie_pattern(self._names, not_after=r"[\w-]")
         self._mentions = re.compile(rf"{pattern}(?![\w-])") if pattern else None  # lower-cased text
-        self._tags = [TagMatcher(tag, compiled) for tag, compiled in pack.tag_patterns.items()]
+        self._tags: list[TagMatcher | VocabularyMatcher] = [
+            TagMatcher(tag, compiled) for tag, compiled in pack.tag_patterns.items()
+        ]
+        self._tags += [
+            VocabularyMatcher(tag, frozenset().union(*map(vocabulary, names)))
+            for tag, names in pack.vocabularies.items()
+        ]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
         self._speaking_subjects = (
             {p: frozenset({p}) for p, role in self.roles.items() if pack.is_subject_role(role)}
@@ -638,6 +684,7 @@ class Labeler:
                 [
                     LABELING_VERSION,
                     sorted((tag, p.pattern) for tag, p in pack.tag_patterns.items()),
+                    sorted((tag, sorted(map(_digest, names))) for tag, names in pack.vocabularies.items()),
                     sorted((kind, sorted(tags)) for kind, tags in pack.kind_tags.items()),
                     sorted(pack.subject_roles),
                     sorted(pack.personal_tags),

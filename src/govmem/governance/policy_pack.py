@@ -39,6 +39,10 @@ information is labelled and who may read which label:
   sentence with it no longer carries (a procedure's preparation, "hold lisinopril until
   after the procedure", is preparation, not medication; a diagnosis in it stays a
   diagnosis); ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
+- ``vocabularies``: for a tag, term lists shipped with govmem that mark it too, matched
+  as whole words, a last word also in the plural: ``icd10cm_diagnoses``, the disease names
+  of ICD-10-CM ("heart failure", "anorexia nervosa"; built by
+  ``scripts/build_vocabularies.py``).
 - ``separable_tags``: for a tag, the tags a clause may carry to be labelled on its own
   when its sentence has that tag and no other personal tag ("keypad 2745 before 10:05
   AM, desk buzz after 10:05 AM": the second clause is a schedule, not a code). A clause
@@ -125,6 +129,7 @@ _PACK_KEYS = {
     "qualified_subjects",
     "scope_things",
     "questions_about_subjects",
+    "vocabularies",
     "tags",
     "kind_tags",
     "scope_words",
@@ -180,6 +185,8 @@ class PolicyPack:
     """Whether the things relationship scopes name are resources (:func:`scope_things`)."""
     separable_tags: dict[str, frozenset[str]] = field(default_factory=dict)
     """Tag -> the tags a clause may have to be labelled apart from a sentence with it."""
+    vocabularies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Tag -> names of the term lists that mark it as well as its patterns (:func:`vocabulary`)."""
     questions_about_subjects: frozenset[str] = frozenset()
     """Tags on which a question naming no one, not in the first person, is about the subjects."""
 
@@ -287,6 +294,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         ),
         qualified_subjects=_qualified_subjects(data, source),
         scope_things=_boolean(data, "scope_things", source),
+        vocabularies=_vocabularies(data, known_tags, source),
         questions_about_subjects=_tags(
             data.get("questions_about_subjects", []), "questions_about_subjects", known_tags, source
         ),
@@ -296,6 +304,31 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
         rules=rules,
         source=source,
     )
+
+
+VOCABULARIES = ("icd10cm_diagnoses",)
+
+
+@cache
+def vocabulary(name: str) -> frozenset[str]:
+    """A term list shipped with govmem: lower-case terms of one to three words."""
+    text = resources.files("govmem.governance").joinpath("vocabularies", f"{name}.txt").read_text("utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def _vocabularies(data: dict[str, Any], known_tags: set[str], source: str) -> dict[str, tuple[str, ...]]:
+    found = {}
+    for tag, names in _table(data, "vocabularies", source).items():
+        if tag not in known_tags:
+            raise PolicyError(f"{source}: vocabularies names unknown tag {tag!r}")
+        names = tuple(_strings(names, f"vocabularies.{tag}", source))
+        bad = [n for n in names if n not in VOCABULARIES]
+        if bad:
+            raise PolicyError(
+                f"{source}: vocabularies.{tag} names {bad[0]!r}, not one of {', '.join(VOCABULARIES)}"
+            )
+        found[tag] = names
+    return found
 
 
 def _qualified_subjects(data: dict[str, Any], source: str) -> dict[str, str]:

@@ -472,6 +472,14 @@ def test_two_plain_words_are_an_item_where_the_turn_says_what_kind_they_are() ->
         ("Keep the new code 5521 and delete the old 4158 from memory.", {"4158"}),
         ("Now that Priya has the new code 5521, delete the old 4158 from memory.", {"4158"}),
         ("Now that the twins moved to Room 204, delete Room 118 from memory.", {"118"}),
+        # the reason a request gives names what stays, unless it names the item again
+        (
+            "Deletion request logged: remove the earlier room string Annex Room 314 from reusable "
+            "memory because Annex Room 316 is the active room.",
+            {"314"},
+        ),
+        ("Delete the old code 4158 from memory since 5521 is what the sitter uses.", {"4158"}),
+        ("Delete the old code 4158 from memory because 4158 leaked last week.", {"4158"}),
     ],
 )
 def test_what_a_request_keeps_around_it_stays(text: str, items: set[str]) -> None:

@@ -262,7 +262,7 @@ def _is_request(sentence: str) -> bool:
 
 _TURN_TO_KEEP = re.compile(
     r"[;:,.]?\s*\b(?<!not )(?<!never )"
-    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use)|now that)\b"
+    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use)|now that|because|since)\b"
     r"|[;,]\s*(?:and\s+|while\s+)?only\b|\band\s+(?:use|add|switch\s+to)\b",
     re.I,
 )
@@ -315,8 +315,12 @@ def _before_keep(sentence: str) -> str:
 
 
 def _kept_in(sentence: str) -> list[str]:
+    """What a request sentence says stays: after it turns to what to keep ("...; keep only
+    5521", "... because Room 316 is the active room"), but never an item it also names
+    before that ("..., Room 314, not Room 316 or Room 314")."""
     cut, lead = _turn_to_keep(sentence), _lead(sentence)
-    kept = _items_of(sentence[cut.start() :], everything=True) if cut else []
+    asked = {_key(i) for i in _items_of(sentence[lead : cut.start()], everything=True)} if cut else set()
+    kept = [i for i in _items_of(sentence[cut.start() :], everything=True) if _key(i) not in asked] if cut else []
     if lead:  # "Keep Ms. Ortiz as a pickup contact and remove Mr. Ortiz", "Now that Lena Park started, ..."
         kept += [w for w in _CAPITAL_WORD.findall(sentence[:lead]) if w.lower() not in _NO_NAMES]
     if lead and not sentence.lstrip(" \"'").lower().startswith("now that"):

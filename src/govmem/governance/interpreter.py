@@ -319,8 +319,10 @@ def _kept_in(sentence: str) -> list[str]:
     5521", "... because Room 316 is the active room"), but never an item it also names
     before that ("..., Room 314, not Room 316 or Room 314")."""
     cut, lead = _turn_to_keep(sentence), _lead(sentence)
-    asked = {_key(i) for i in _items_of(sentence[lead : cut.start()], everything=True)} if cut else set()
-    kept = [i for i in _items_of(sentence[cut.start() :], everything=True) if _key(i) not in asked] if cut else []
+    kept = []
+    if cut:
+        asked = {_key(i) for i in _items_of(sentence[lead : cut.start()], everything=True)}
+        kept = [i for i in _items_of(sentence[cut.start() :], everything=True) if _key(i) not in asked]
     if lead:  # "Keep Ms. Ortiz as a pickup contact and remove Mr. Ortiz", "Now that Lena Park started, ..."
         kept += [w for w in _CAPITAL_WORD.findall(sentence[:lead]) if w.lower() not in _NO_NAMES]
     if lead and not sentence.lstrip(" \"'").lower().startswith("now that"):

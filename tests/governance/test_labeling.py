@@ -166,6 +166,10 @@ def test_findings_and_dangers_at_home_are_a_diagnosis(medical: Labeler) -> None:
     assert "diagnosis" in medical.tags_of("The thyroid nodule is 2 cm.")
     assert "diagnosis" in medical.tags_of("Confidential domestic-safety note: she reports threats at home.")
     assert "diagnosis" in medical.tags_of("A protective order is in place.")
+    # what is said to be confidential or restricted, and an obstetric booking
+    assert "diagnosis" in medical.tags_of("Confidential obstetric intake booked for Tuesday at 8:20 AM.")
+    assert "diagnosis" in medical.tags_of("The 2019 history is transplant-team only.")
+    assert "diagnosis" not in medical.tags_of("The follow-up visit is Tuesday at 8:20 AM.")
 
 
 def test_a_grant_of_access_is_no_financial_aid() -> None:

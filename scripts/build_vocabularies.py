@@ -1,5 +1,11 @@
 """Derive the term lists that policy packs name in ``[vocabularies]`` (a developer tool).
 
+``drug_names``: the drug names of ``drug-named-entity-recognition`` (its dictionary of
+generic names from MedlinePlus, DrugBank and MeSH, a dev dependency), so that the medical
+pack knows "naltrexone" and "tacrolimus" as medication: every generic name, and a brand
+name of at least seven letters ("Biktarvy", not "Camila", which is also a first name);
+one to three words, none of them a bare number or shorter than three letters.
+
 ``icd10cm_diagnoses``: the names of diseases in ICD-10-CM (via the ``simple-icd-10-cm``
 package, a dev dependency), so that the medical pack knows "heart failure" and
 "anorexia nervosa" as diagnoses without a hand-written list. Taken from the categories
@@ -16,7 +22,10 @@ disease suffix ("glaucoma", "prostatitis"). A common word alone never enters.
 
 from __future__ import annotations
 
+import bz2
+import pickle
 import re
+from importlib import resources
 from importlib.metadata import version
 from pathlib import Path
 
@@ -62,13 +71,36 @@ def icd10cm_diagnoses() -> set[str]:
     return found
 
 
+def drug_names() -> set[str]:
+    dictionary = resources.files("drug_named_entity_recognition").joinpath("drug_ner_dictionary.pkl.bz2")
+    with dictionary.open("rb") as raw, bz2.open(raw) as handle:
+        variants = pickle.load(handle)["drug_variant_to_canonical"]  # the package's own data file
+    found = set()
+    for variant, canonical in variants.items():
+        name = variant.lower().replace("’", "'")
+        words = name.split()
+        if not re.fullmatch(r"[a-z0-9][a-z0-9 '-]*", name) or len(words) > 3 or len(name) < 5:
+            continue
+        if any(word.isdigit() or len(word) < 3 for word in words):
+            continue
+        if name in canonical or len(name) >= 7:
+            found.add(name)
+    return found
+
+
+def write(name: str, terms: set[str], source: str) -> None:
+    path = OUT / f"{name}.txt"
+    header = f"# {source}; see scripts/build_vocabularies.py\n"
+    path.write_text(header + "\n".join(sorted(terms)) + "\n", encoding="utf-8")
+    print(f"{name}: {len(terms)} terms -> {path}")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    terms = sorted(icd10cm_diagnoses())
-    source = f"simple-icd-10-cm {version('simple-icd-10-cm')}"
-    header = f"# Disease names from ICD-10-CM ({source}); see scripts/build_vocabularies.py\n"
-    (OUT / "icd10cm_diagnoses.txt").write_text(header + "\n".join(terms) + "\n", encoding="utf-8")
-    print(f"icd10cm_diagnoses: {len(terms)} terms -> {OUT / 'icd10cm_diagnoses.txt'}")
+    icd_source = f"simple-icd-10-cm {version('simple-icd-10-cm')}"
+    write("icd10cm_diagnoses", icd10cm_diagnoses(), f"Disease names from ICD-10-CM ({icd_source})")
+    drug_source = f"drug-named-entity-recognition {version('drug-named-entity-recognition')}"
+    write("drug_names", drug_names(), f"Drug names ({drug_source})")
 
 
 if __name__ == "__main__":

@@ -480,6 +480,13 @@ def test_two_plain_words_are_an_item_where_the_turn_says_what_kind_they_are() ->
         ),
         ("Delete the old code 4158 from memory since 5521 is what the sitter uses.", {"4158"}),
         ("Delete the old code 4158 from memory because 4158 leaked last week.", {"4158"}),
+        ("Delete the old badge code 4158 from memory because the new badge code 5521 is active.", {"4158"}),
+        # a later sentence's explicit deletion is not undone by an earlier reason
+        (
+            "Delete 4158 from memory because Dana changed it to 5521. "
+            "Actually 5521 should be treated as deleted too, delete 5521 from memory.",
+            {"4158", "5521"},
+        ),
     ],
 )
 def test_what_a_request_keeps_around_it_stays(text: str, items: set[str]) -> None:
@@ -615,3 +622,30 @@ def test_the_current_ones_of_a_list_are_all_deleted() -> None:
         "3302",
         "7719",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        # a review's cases: a reason that holds the item, says nothing is current, asks for more,
+        # comes before the verb, is a time ("since Monday"), or sits inside a quotation
+        ("Delete the garage code from memory because 7781 is what my ex still remembers.", "7781"),
+        ("Please erase the intake code from memory since 8812 was shown on the waiting-room screen.", "8812"),
+        ("Delete the lockbox code 3308 and the shed code from memory because the shed code is 6612.", "6612"),
+        (
+            "Delete the old door code 4158 from memory, and since 7781 was on the same note, delete it too.",
+            "7781",
+        ),
+        (
+            "Delete the old PIN 4158 from memory, since backup PIN 7781 was on that card and must go too.",
+            "7781",
+        ),
+        ("Office cleanup: since the audit is done, delete the auditor PIN 6614 from memory.", "6614"),
+        ("Hi, since Dana's PIN 7070 was posted in the group chat, please delete it from memory.", "7070"),
+        ("Please erase the codes I gave you since Monday from memory: 4158 and 7781.", "7781"),
+        ("Delete the room we've used since January, Room 12B, from memory.", "12B"),
+        ("Remove the family safe word 'because I said so' from memory.", "because I said so"),
+    ],
+)
+def test_a_reason_keeps_only_what_it_says_is_current(text: str, item: str) -> None:
+    assert " ".join(tokens(item)) in keys(only(text))

@@ -61,6 +61,8 @@ def test_terms_match_as_whole_words_and_a_last_word_in_the_plural() -> None:
         ("household", "health", "Grandma's multiple sclerosis clinic moved to Tuesday."),
         ("office", "health", "She is out for atrial fibrillation treatment."),
         ("education", "wellbeing", "The leave is for ulcerative colitis."),
+        ("medical", "medication", "Can the naltrexone be a separate pickup?"),
+        ("medical", "medication", "He has been on Biktarvy for years."),
     ],
 )
 def test_the_domain_packs_know_disease_names(pack: str, tag: str, sentence: str) -> None:
@@ -73,8 +75,17 @@ def test_common_words_are_no_disease() -> None:
     assert not {"trigger", "pain", "fever", "cough", "stress", "failure", "heart", "disease"} & terms
 
 
-def test_the_shipped_list_is_what_the_build_script_derives() -> None:
+def test_short_brand_names_and_numbers_are_no_drug() -> None:
+    """A brand name of fewer than seven letters may be a first name ("Camila")."""
+    terms = vocabulary("drug_names")
+    assert {"naltrexone", "tacrolimus", "biktarvy", "ibuprofen"} <= terms
+    assert not {"camila", "at 10", "plan b", "max"} & terms
+    assert "medication" not in Labeler(load_pack("medical"), [], []).tags_of("Camila drives her at 10.")
+
+
+@pytest.mark.parametrize("name", ["icd10cm_diagnoses", "drug_names"])
+def test_the_shipped_lists_are_what_the_build_script_derives(name: str) -> None:
     pytest.importorskip("simple_icd_10_cm")
+    pytest.importorskip("drug_named_entity_recognition")
     script = Path(__file__).resolve().parents[2] / "scripts" / "build_vocabularies.py"
-    derived = runpy.run_path(str(script))["icd10cm_diagnoses"]()
-    assert derived == vocabulary("icd10cm_diagnoses")
+    assert runpy.run_path(str(script))[name]() == vocabulary(name)

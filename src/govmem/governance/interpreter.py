@@ -202,7 +202,9 @@ class RuleInterpreter:
         for at, sentence in enumerate(sentences):
             if sentence in named:
                 plain_words = 2 if _names_a_secret(sentences, at) else 3
-                items.extend(_items_of(_reported_part(sentence), plain_words=plain_words))
+                current = {_key(i) for i in _current_in_reason(sentence)}  # its own sentence only
+                found = _items_of(_reported_part(sentence), plain_words=plain_words)
+                items.extend(i for i in found if _key(i) not in current)
         kept = {
             _key(i)
             for s in sentences
@@ -262,7 +264,7 @@ def _is_request(sentence: str) -> bool:
 
 _TURN_TO_KEEP = re.compile(
     r"[;:,.]?\s*\b(?<!not )(?<!never )"
-    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use)|now that|because|since)\b"
+    r"(?:keep|retain|future answers|the active|the current|may still (?:say|use)|now that)\b"
     r"|[;,]\s*(?:and\s+|while\s+)?only\b|\band\s+(?:use|add|switch\s+to)\b",
     re.I,
 )
@@ -315,19 +317,50 @@ def _before_keep(sentence: str) -> str:
 
 
 def _kept_in(sentence: str) -> list[str]:
-    """What a request sentence says stays: after it turns to what to keep ("...; keep only
-    5521", "... because Room 316 is the active room"), but never an item it also names
-    before that ("..., Room 314, not Room 316 or Room 314")."""
+    """What a request sentence says stays, after it turns to what to keep ("...; keep only
+    5521")."""
     cut, lead = _turn_to_keep(sentence), _lead(sentence)
-    kept = []
-    if cut:
-        asked = {_key(i) for i in _items_of(sentence[lead : cut.start()], everything=True)}
-        kept = [i for i in _items_of(sentence[cut.start() :], everything=True) if _key(i) not in asked]
+    kept = _items_of(sentence[cut.start() :], everything=True) if cut else []
     if lead:  # "Keep Ms. Ortiz as a pickup contact and remove Mr. Ortiz", "Now that Lena Park started, ..."
         kept += [w for w in _CAPITAL_WORD.findall(sentence[:lead]) if w.lower() not in _NO_NAMES]
     if lead and not sentence.lstrip(" \"'").lower().startswith("now that"):
         kept += _items_of(sentence[:lead], everything=True)  # "Keep 5521 and delete 4158"
     return kept
+
+
+_REASON = re.compile(r"\b(?:because|since)\b(?=[^;]*$)", re.I)
+_SAYS_CURRENT = re.compile(
+    r"\b(?:is|are)\s+(?:now\s+)?(?:(?:the|my|our|his|her|their)\s+)?"
+    r"(?:current|active|new|one to call|one we use)\b"
+    r"|\b(?:is|are)\s+(?:what|where|the one)\b[^.;]*\b(?:uses?|now)\b|\b(?:replaced|replaces) (?:it|them)\b"
+    r"|\b(?:switched|moved|changed) (?:it |them )?to\b|\bwe (?:use|have|keep)\b[^.;]*\bnow\b|\bis active\b",
+    re.I,
+)
+_MORE_TO_DELETE = re.compile(rf"{_ACTIVE}|\b(?:too|as well|also|must go)\b", re.I)
+
+
+def _current_in_reason(sentence: str) -> list[str]:
+    """The items a request's reason names as current: "Delete the old code 4158 from memory
+    because the new code 5521 is active" keeps 5521; "since 5521 is what the sitter uses",
+    "since the clinic switched to 617-555-0110" too. Only a reason after the request's
+    own verb and items, outside quotes, saying what is current and asking no deletion of
+    its own ("because 7781 is what my ex remembers", "since Monday", "since 7781 was on the
+    same note, delete it too" keep nothing); never an item the request names before it."""
+    verb = _VERB.search(sentence)
+    reason = _REASON.search(sentence, verb.end()) if verb else None
+    if reason is None or _inside_quotes(sentence, reason.start()):
+        return []
+    said, before = sentence[reason.start() :], sentence[: reason.start()]
+    if not _SAYS_CURRENT.search(said) or _MORE_TO_DELETE.search(said):
+        return []
+    asked = {_key(i) for i in _items_of(before, everything=True)}
+    if not asked:
+        return []  # "Delete the garage code from memory because 7781 is ...": the reason holds the item
+    return [i for i in _items_of(said, everything=True) if _key(i) not in asked]
+
+
+def _inside_quotes(sentence: str, at: int) -> bool:
+    return any(m.start() < at < m.end() for m in _QUOTED.finditer(sentence))
 
 
 _CAPITAL_WORD = re.compile(r"\b[A-Z][a-z]+\b")

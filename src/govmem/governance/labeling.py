@@ -14,6 +14,7 @@ ranking.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -127,6 +128,13 @@ class VocabularyMatcher:
 _VOCABULARY_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
 
+@functools.cache
+def _vocabulary_matcher(tag: str, names: tuple[str, ...]) -> VocabularyMatcher:
+    """One matcher per tag and term lists, shared by every labeller (a store per episode)."""
+    return VocabularyMatcher(tag, frozenset().union(*map(vocabulary, names)))
+
+
+@functools.cache
 def _digest(name: str) -> str:
     """A term list's name and content, for the labeller's fingerprint."""
     return name + ":" + hashlib.sha256("\n".join(sorted(vocabulary(name))).encode()).hexdigest()[:16]
@@ -653,10 +661,7 @@ class Labeler:
         self._tags: list[TagMatcher | VocabularyMatcher] = [
             TagMatcher(tag, compiled) for tag, compiled in pack.tag_patterns.items()
         ]
-        self._tags += [
-            VocabularyMatcher(tag, frozenset().union(*map(vocabulary, names)))
-            for tag, names in pack.vocabularies.items()
-        ]
+        self._tags += [_vocabulary_matcher(tag, names) for tag, names in pack.vocabularies.items()]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
         self._speaking_subjects = (
             {p: frozenset({p}) for p, role in self.roles.items() if pack.is_subject_role(role)}

@@ -41,8 +41,9 @@ information is labelled and who may read which label:
   diagnosis); ``kind_tags`` add tags by turn kind; a sentence with no tag is ``general``.
 - ``vocabularies``: for a tag, term lists shipped with govmem that mark it too, matched
   as whole words, a last word also in the plural: ``icd10cm_diagnoses``, the disease names
-  of ICD-10-CM ("heart failure", "anorexia nervosa"; built by
-  ``scripts/build_vocabularies.py``).
+  of ICD-10-CM ("heart failure", "anorexia nervosa"), and ``drug_names``, generic and
+  brand drug names ("naltrexone", "Biktarvy"); both built by
+  ``scripts/build_vocabularies.py``.
 - ``separable_tags``: for a tag, the tags a clause may carry to be labelled on its own
   when its sentence has that tag and no other personal tag ("keypad 2745 before 10:05
   AM, desk buzz after 10:05 AM": the second clause is a schedule, not a code). A clause
@@ -306,7 +307,7 @@ def parse_pack(text: str, source: str = "<pack>") -> PolicyPack:
     )
 
 
-VOCABULARIES = ("icd10cm_diagnoses",)
+VOCABULARIES = ("icd10cm_diagnoses", "drug_names")
 
 
 @cache

@@ -31,6 +31,14 @@ _PREFACE = re.compile(
 )
 """A leading time clause ("After the old details were deleted," "Right before deletion,"
 "Now that the shelter details are removed,"): the question is what follows it."""
+_ASKS_CURRENT = re.compile(
+    r"^(?![^?]*\b(?:was|were|did|had|used to|before|earlier|old|older|original|first|again|anyway|digits?)\b)"
+    r"[^?]*\b(?:now|current(?:ly)?|today|should|will|what['’]s|(?:what|which|who|where|when|how)\s+(?:is|are))\b",
+    re.I,
+)
+"""A question about the present ("what is my current contact plan?", "which number should
+the nurse call?"): after "Now that / Since / Once ... deleted," only such a question asks
+about something else than what was deleted."""
 _BACK = re.compile(r"\b(?:it|them|that one|those|compare|comparison)\b", re.I)
 """Words by which the question after a leading clause still asks about what the clause named."""
 _FORMER = re.compile(
@@ -54,6 +62,19 @@ _RELATED = {
 """Words a question may use for a kind of forgotten thing (the kinds deletion requests name)."""
 
 
+def _leads_in(query: str, preface: re.Match[str]) -> bool:
+    """Whether a leading clause only sets the scene for a question about something else:
+    "After X was deleted, what is current?" does; "Now that / Since / Once X was deleted,"
+    only before a question about the present ("what is my current contact plan?"), and
+    none before one that refers back ("compare it with the current number")."""
+    rest = query[preface.end() :]
+    if _BACK.search(rest):
+        return False
+    if preface.group(0).lstrip().lower().startswith(("after", "before", "right", "just")):
+        return True
+    return _ASKS_CURRENT.search(rest) is not None
+
+
 def asks_for_forgotten(query: str, forgotten_kinds: frozenset[str]) -> bool:
     """Whether the query asks about deleted content (see the module docstring).
 
@@ -63,7 +84,7 @@ def asks_for_forgotten(query: str, forgotten_kinds: frozenset[str]) -> bool:
     preface = _PREFACE.match(query)
     # "After X was deleted, what is current?" asks what follows the clause; "Since the old
     # line was removed, compare it with the current number" still asks about X
-    leads_in = preface is not None and not _BACK.search(query, preface.end())
+    leads_in = preface is not None and _leads_in(query, preface)
     question = query[preface.end() :] if leads_in else query
     if _DELETED.search(question):
         return True

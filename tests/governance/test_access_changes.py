@@ -171,3 +171,36 @@ def test_coverage_ends_a_covering_relationship() -> None:
     (ending,) = endings_in("Weekend coverage ends Sunday 8:00 PM.")
     (closed,) = relationships_ended(ending, "rex", labeler, [covering], SAID_AT, frozenset({"ada"}))
     assert closed.valid_until == "2026-11-22T20:00:00"
+
+
+def test_an_ending_naming_no_one_ends_the_access_of_the_grantee_named_just_before() -> None:
+    gus = Principal("gus", "family_member", "Gus Okafor")
+    with small_clinic([], also=[gus]) as memory:  # 2024-03-04 is a Monday
+        memory.add_relationship("family_member", "gus", "ada", access_level="pickup only")
+        memory.ingest_many(
+            [
+                Turn(
+                    "t1",
+                    "rex",
+                    "Gus Okafor may receive the Friday pickup time only. Permission ends after Friday.",
+                    timestamp="2024-03-04T09:05:00",
+                ),
+                Turn(
+                    "t2",
+                    "rex",
+                    "Gus Okafor's pickup is done. His one-day permission has now expired.",
+                    timestamp="2024-03-08T13:00:00",
+                ),
+            ]
+        )
+        events = [e for e in memory.governance_events() if e["kind"] == "access_ended"]
+        assert sorted((e["effective_at"], e["payload"]["relationships"]) for e in events) == [
+            ("2024-03-08T13:00:00", [["family_member", "gus", "ada"]]),  # "has now expired"
+            ("2024-03-09T00:00:00", [["family_member", "gus", "ada"]]),  # "ends after Friday"
+        ]
+
+
+def test_an_ending_with_a_type_word_never_falls_back_to_someone_named_before(labeler: Labeler) -> None:
+    (ending,) = endings_in("Dr. Lee will review it. Family access ends Friday.")
+    closed = relationships_ended(ending, "rex", labeler, ALL, T, frozenset({"ada"}))
+    assert [(r.principal_id, r.target_id) for r in closed] == [("fay", "ada")]

@@ -172,6 +172,22 @@ def test_findings_and_dangers_at_home_are_a_diagnosis(medical: Labeler) -> None:
     assert "diagnosis" not in medical.tags_of("The follow-up visit is Tuesday at 8:20 AM.")
 
 
+def test_household_money_trouble_restrictions_and_day_procedures() -> None:
+    home = Labeler(load_pack("household"), [], [])
+    assert "private" in home.tags_of("It is the Chapter 7 bankruptcy meeting of creditors for my filing.")
+    assert "private" in home.tags_of("That part stays between me and Mom.")
+    assert "health" in home.tags_of("Friday 6:55 AM at the day-procedure unit, bay 6.")
+    assert "health" not in home.tags_of("The pickup point and school check-out procedure stay the same.")
+    assert "private" not in home.tags_of("The van stops between the gate and the porch.")
+
+
+def test_a_badge_by_its_form_is_a_credential_and_a_room_is_not() -> None:
+    school = Labeler(load_pack("education"), [], [])
+    assert "credentials" in school.tags_of("Operational note: VDX-5290 stays active through April 14.")
+    assert "credentials" in school.tags_of("Current private logistics remain North Media Suite 28, RAV-5531.")
+    assert "credentials" not in school.tags_of("Her temporary room is BH-238.")
+
+
 def test_a_grant_of_access_is_no_financial_aid() -> None:
     school = Labeler(load_pack("education"), [], [])
     assert "financial_aid" not in school.tags_of("Under the temporary grant she gave me, what is the date?")

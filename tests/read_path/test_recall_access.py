@@ -266,12 +266,15 @@ def test_demo_medication_reaches_no_one_outside_the_care_team(demo: Memory, who:
         assert not any(word in text for text in seen), (who, word)
 
 
-def test_demo_family_member_gets_logistics(demo: Memory) -> None:
-    result = demo.recall("family_greta_brandt", "What time is Walter's follow-up on Thursday?")
+def test_demo_family_member_gets_logistics_until_her_access_is_revoked(demo: Memory) -> None:
+    before = "2026-03-11T12:00"  # Walter revokes Greta's access in conversation on March 12 (t047)
+    result = demo.recall("family_greta_brandt", "What time is Walter's follow-up on Thursday?", as_of=before)
     assert result.action == "answer"
     assert any("9:45" in item.text for item in result.items)
-    refused = demo.recall("family_greta_brandt", "What medication is Walter Brandt on?")
+    refused = demo.recall("family_greta_brandt", "What medication is Walter Brandt on?", as_of=before)
     assert (refused.action, refused.items) == ("refuse", [])
+    after = demo.recall("family_greta_brandt", "What time is Walter's follow-up on Thursday?")
+    assert not any("9:45" in item.text for item in after.items)
 
 
 def test_demo_counselling_note_stays_with_lena_and_her_clinician(demo: Memory) -> None:

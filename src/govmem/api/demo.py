@@ -12,15 +12,22 @@ from govmem.loaders.gatemem import read_episodes
 
 DEMO_EPISODE = "demo_episode.jsonl"
 
+BEFORE_REVOCATION = "2026-03-11T12:00"
+"""Greta's logistics-only consent holds until Walter revokes it in conversation (t047, March 12)."""
 QUESTIONS = [
-    ("nurse_quinn", "Which parking level is set aside for clinic visitors?"),
-    ("family_greta_brandt", "What time is Walter's follow-up on Thursday, and which room?"),
-    ("family_greta_brandt", "Which medication doses is Walter on now?"),
-    ("clinician_dr_varga", "How high was Walter's A1c?"),
-    ("clinician_dr_varga", "What was Lena Okafor's TSH?"),
-    ("reception_tomas", "When is Walter's follow-up and what was his A1c?"),
-    ("patient_lena_okafor", "What colour are my new thyroid pills?"),
+    ("nurse_quinn", "Which parking level is set aside for clinic visitors?", None),
+    (
+        "family_greta_brandt",
+        "What time is Walter's follow-up on Thursday, and which room?",
+        BEFORE_REVOCATION,
+    ),
+    ("family_greta_brandt", "Which medication doses is Walter on now?", BEFORE_REVOCATION),
+    ("clinician_dr_varga", "How high was Walter's A1c?", None),
+    ("clinician_dr_varga", "What was Lena Okafor's TSH?", None),
+    ("reception_tomas", "When is Walter's follow-up and what was his A1c?", None),
+    ("patient_lena_okafor", "What colour are my new thyroid pills?", None),
 ]
+REVOKED_QUESTION = ("family_greta_brandt", "What time is Walter's follow-up on Thursday, and which room?")
 CONSENT_QUESTION = ("clinician_dr_varga", "What was Lena Okafor's TSH?")
 
 
@@ -111,8 +118,13 @@ def run_demo(db_path: str, echo: Callable[[str], None] = print) -> None:
 
         echo("2. Recall as different principals. The medical policy pack decides in code, before")
         echo("   ranking, which sentences each requester may read; the model never sees the rest.")
-        for requester, question in QUESTIONS:
-            show(memory, requester, question, echo)
+        for requester, question, as_of in QUESTIONS:
+            if as_of:
+                echo(f"   (as of {as_of})")
+            show(memory, requester, question, echo, as_of=as_of)
+        echo("   Walter revokes Greta's access in conversation on March 12 (\"I'm revoking her access\");")
+        echo("   the interpreter ends her relationship from that turn on. The same question now:")
+        show(memory, *REVOKED_QUESTION, echo)
         echo("")
 
         requester, question = CONSENT_QUESTION

@@ -56,6 +56,9 @@ class AccessEnded:
     sentence: str
     named: str
     rest: str = ""
+    before: str = ""
+    """The sentence before it in the same turn ("Alastair may receive the Friday pickup
+    time. Permission ends after Friday.")."""
 
     @property
     def scheduled(self) -> bool:
@@ -104,8 +107,10 @@ def endings_in(text: str) -> list[AccessEnded]:
     ):  # most turns: a few substring tests
         return []
     found = []
-    for start, end in sentence_spans(text):
+    spans = sentence_spans(text)
+    for index, (start, end) in enumerate(spans):
         sentence = text[start:end].strip()
+        previous = text[spans[index - 1][0] : spans[index - 1][1]].strip() if index else ""
         match = _ENDED.search(sentence)
         if match is None or sentence.rstrip("\"'”’) ").endswith("?"):
             continue  # a question, quoted or not
@@ -116,7 +121,7 @@ def endings_in(text: str) -> list[AccessEnded]:
         )
         if _NEGATED.search(sentence[:verb_at]):
             continue  # "is not revoked", "We never actually revoked ...", "Nobody has revoked ..."
-        found.append(AccessEnded(sentence, sentence[: match.end()], sentence[match.end() :]))
+        found.append(AccessEnded(sentence, sentence[: match.end()], sentence[match.end() :], previous))
     return found
 
 
@@ -136,7 +141,9 @@ def relationships_ended(
     types sharing a word with the sentence ("family", "covering"); with no such word,
     all of the named principal's. With nobody named, a type word alone ends that kind
     of access to the subjects the sentence is about: those it names, the speaker if a
-    subject, else ``about`` (whom its label says it is about).
+    subject, else ``about`` (whom its label says it is about). With nobody named and no
+    type word, the grantee named in the sentence before ("Alastair may receive the pickup
+    time. Permission ends after Friday.").
     """
     roles = labeler.roles
     named = labeler.mentioned(ending.named) - {speaker}
@@ -161,6 +168,15 @@ def relationships_ended(
         chosen = [r for r in open_ones if r.target_id in subjects and typed(r)]
     else:
         chosen = []
+    if not chosen and not named and not any(typed(r) for r in open_ones):
+        # "Alastair may receive the pickup time. Permission ends after Friday." / "... His
+        # one-day permission has now expired": the grantee the sentence before named
+        before = labeler.mentioned(ending.before) - {speaker}
+        chosen = [
+            r
+            for r in open_ones
+            if r.principal_id in before and not labeler.pack.is_subject_role(roles[r.principal_id])
+        ]
     until = ending_time(ending, at)
     return [
         replace(r, valid_until=until)

@@ -161,6 +161,13 @@ def test_a_medicine_is_a_medication_and_a_specialty_is_not(medical: Labeler) -> 
     assert "medication" not in medical.tags_of("The family medicine visit is Friday at 10 AM.")
 
 
+def test_bookings_contacts_and_booked_tests(medical: Labeler) -> None:
+    assert "scheduling" in medical.tags_of("What three bookings are currently on file for him?")
+    assert "contact" in medical.tags_of("What is the current temporary backup contact?")
+    tags = medical.tags_of("I can start booking the neurology tests now.")
+    assert "procedure" in tags and "clinical" not in tags
+
+
 def test_findings_and_dangers_at_home_are_a_diagnosis(medical: Labeler) -> None:
     assert "diagnosis" in medical.tags_of("I only need the medicine list, not the lesion details.")
     assert "diagnosis" in medical.tags_of("The thyroid nodule is 2 cm.")

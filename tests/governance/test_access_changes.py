@@ -204,3 +204,21 @@ def test_an_ending_with_a_type_word_never_falls_back_to_someone_named_before(lab
     (ending,) = endings_in("Dr. Lee will review it. Family access ends Friday.")
     closed = relationships_ended(ending, "rex", labeler, ALL, T, frozenset({"ada"}))
     assert [(r.principal_id, r.target_id) for r in closed] == [("fay", "ada")]
+
+
+def test_a_function_word_names_no_relationship_type(labeler: Labeler) -> None:
+    """'access for ...' does not end the advisor_for or faculty_reviewer_for relationships."""
+    advisor = Relationship("advisor_for", "lee", "ada")
+    (ending,) = endings_in("Acknowledged. My room-booking access for the review is revoked.")
+    assert relationships_ended(ending, "rex", labeler, [advisor], T, frozenset({"ada"})) == []
+
+
+def test_my_access_is_the_speakers_and_only_what_it_names(labeler: Labeler) -> None:
+    covering = Relationship("covering_clinician", "lee", "ada")
+    (ending,) = endings_in("My coverage ends Monday at 7:00 AM.")
+    (closed,) = relationships_ended(
+        ending, "lee", labeler, [covering, LEE_FOR_ADA], SAID_AT, frozenset({"ada"})
+    )
+    assert (closed.type, closed.valid_until) == ("covering_clinician", "2026-11-23T07:00:00")
+    (ending,) = endings_in("My room-booking access is revoked.")
+    assert relationships_ended(ending, "lee", labeler, [covering, LEE_FOR_ADA], SAID_AT) == []

@@ -125,6 +125,11 @@ def endings_in(text: str) -> list[AccessEnded]:
     return found
 
 
+_OWN = re.compile(r"\b(?:my|mine)\b", re.I)
+_NOT_A_TYPE = frozenset({"for", "of", "to", "the", "and", "a", "an", "in", "on", "with", "by", "at"})
+"""Words no relationship type is named by ("advisor_for" is not ended by "access for ...")."""
+
+
 def relationships_ended(
     ending: AccessEnded,
     speaker: str,
@@ -148,7 +153,10 @@ def relationships_ended(
     roles = labeler.roles
     named = labeler.mentioned(ending.named) - {speaker}
     grantees = {p for p in named if p in roles and not labeler.pack.is_subject_role(roles[p])}
-    words = set(re.findall(r"[a-z]+", ending.named.lower()))
+    own = not grantees and bool(_OWN.search(ending.named))
+    if own and not labeler.pack.is_subject_role(roles.get(speaker, "")):
+        grantees = {speaker}  # "My coverage ends Monday"; only what it names, not "my room-booking access"
+    words = set(re.findall(r"[a-z]+", ending.named.lower())) - _NOT_A_TYPE
     subjects = {p for p in named if p in roles and labeler.pack.is_subject_role(roles[p])}
     if labeler.pack.is_subject_role(roles.get(speaker, "")):
         subjects.add(speaker)
@@ -157,13 +165,13 @@ def relationships_ended(
     stems = {w[:5] for w in words if len(w) >= 5}
 
     def typed(r: Relationship) -> bool:  # "coverage" ends a covering_clinician relationship
-        parts = r.type.split("_")
+        parts = [p for p in r.type.split("_") if p not in _NOT_A_TYPE]
         return not words.isdisjoint(parts) or not stems.isdisjoint(p[:5] for p in parts if len(p) >= 5)
 
     open_ones = [r for r in relationships if r.valid_until is None or r.valid_until > at]
     if grantees:
         theirs = [r for r in open_ones if r.principal_id in grantees]
-        chosen = [r for r in theirs if typed(r)] or theirs
+        chosen = [r for r in theirs if typed(r)] or ([] if own else theirs)
     elif subjects:
         chosen = [r for r in open_ones if r.target_id in subjects and typed(r)]
     else:

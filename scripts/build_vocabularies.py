@@ -49,6 +49,8 @@ def term(phrase: str) -> str | None:
         words = words[1:]
     if not words or any(word in FUNCTION_WORDS for word in words):
         return None
+    if not all(re.fullmatch(r"[a-z0-9]+(?:['-][a-z0-9]+)*", word) for word in words):
+        return None  # "behçet's disease", "b. fragilis": no text a matcher reads as words holds them
     if 2 <= len(words) <= 3:
         return " ".join(words)
     if len(words) == 1 and len(words[0]) >= 6 and DISEASE_SUFFIX.search(words[0]):
@@ -79,8 +81,10 @@ def drug_names() -> set[str]:
     for variant, canonical in variants.items():
         name = variant.lower().replace("’", "'")
         words = name.split()
-        if not re.fullmatch(r"[a-z0-9][a-z0-9 '-]*", name) or len(words) > 3 or len(name) < 5:
+        if len(words) > 3 or len(name) < 5:
             continue
+        if not all(re.fullmatch(r"[a-z0-9]+(?:['-][a-z0-9]+)*", word) for word in words):
+            continue  # "17- azasteroids": no text a matcher reads as words holds it
         if any(word.isdigit() or len(word) < 3 for word in words):
             continue
         if name in canonical or len(name) >= 7:

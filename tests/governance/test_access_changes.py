@@ -222,3 +222,46 @@ def test_my_access_is_the_speakers_and_only_what_it_names(labeler: Labeler) -> N
     assert (closed.type, closed.valid_until) == ("covering_clinician", "2026-11-23T07:00:00")
     (ending,) = endings_in("My room-booking access is revoked.")
     assert relationships_ended(ending, "lee", labeler, [covering, LEE_FOR_ADA], SAID_AT) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said_at", "effective"),
+    [
+        # a review's cases: numbers that are no time, a month read into "at 8", the same weekday
+        (
+            "Fay's family access ends after Ada's visit in Room 2031.",
+            "2024-03-04T09:00:00",
+            "2024-03-04T09:00:00",
+        ),
+        ("Family access ends on the 3rd.", "2024-03-04T09:00:00", "2024-03-04T09:00:00"),
+        ("Fay's access ends after visit 4 of 6.", "2024-03-04T09:00:00", "2024-03-04T09:00:00"),
+        ("Weekend coverage ends Sunday at 8.", SAID_AT, SAID_AT),
+        ("Weekend coverage ends Sunday 8:00 PM.", "2026-11-22T19:00:00", "2026-11-22T20:00:00"),
+        ("Family access ends Friday.", "2026-11-20T10:00:00", "2026-11-21T00:00:00"),
+        ("Family access ends today at 6 PM.", "2029-02-20T10:00:00", "2029-02-20T18:00:00"),
+        ("Weekend coverage ends Sunday night.", "2027-01-16T09:30:00", "2027-01-18T00:00:00"),
+        ("Family access ends Friday.", "2026-11-20T10:00:00+00:00", "2026-11-21T00:00:00"),
+    ],
+)
+def test_only_a_calendar_time_right_after_the_verb_and_near_counts(
+    text: str, said_at: str, effective: str
+) -> None:
+    (ending,) = endings_in(text)
+    assert ending_time(ending, said_at) == effective
+
+
+def test_staff_relaying_a_patients_revocation_is_not_their_own_access(labeler: Labeler) -> None:
+    (ending,) = endings_in("Per my call with Ada Moreno, her family access is revoked.")
+    closed = relationships_ended(ending, "lee", labeler, ALL, T, frozenset({"ada"}))
+    assert [(r.principal_id, r.target_id) for r in closed] == [("fay", "ada")]
+
+
+def test_insurance_coverage_ends_no_covering_clinician(labeler: Labeler) -> None:
+    covering = Relationship("covering_clinician", "lee", "ada")
+    (ending,) = endings_in("My insurance coverage ends Friday.")
+    assert relationships_ended(ending, "ada", labeler, [covering], SAID_AT) == []
+
+
+def test_the_grantee_before_is_used_only_after_a_grant_or_a_his_her(labeler: Labeler) -> None:
+    (ending,) = endings_in("Dr. Lee saw Ada Moreno today. The research grant ends in June.")
+    assert relationships_ended(ending, "rex", labeler, ALL, T) == []

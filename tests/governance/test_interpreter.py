@@ -645,6 +645,8 @@ def test_the_current_ones_of_a_list_are_all_deleted() -> None:
         ("Please erase the codes I gave you since Monday from memory: 4158 and 7781.", "7781"),
         ("Delete the room we've used since January, Room 12B, from memory.", "12B"),
         ("Remove the family safe word 'because I said so' from memory.", "because I said so"),
+        ("Delete the alarm code 4158 from memory since the old code 7730 is active no more.", "7730"),
+        ("Delete 4158 from memory because 7730 is old and 5521 is current.", "7730"),
     ],
 )
 def test_a_reason_keeps_only_what_it_says_is_current(text: str, item: str) -> None:

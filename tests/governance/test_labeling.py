@@ -201,6 +201,8 @@ def test_a_grant_of_access_is_no_financial_aid() -> None:
     assert "financial_aid" not in school.tags_of("The release does not grant access to the room.")
     assert "financial_aid" in school.tags_of("Her grant was raised this week.")
     assert "financial_aid" in school.tags_of("The Beacon Grant amount is approved.")
+    assert "financial_aid" in school.tags_of("Ada, the grant you applied for was approved.")
+    assert "financial_aid" not in school.tags_of("We grant her access to the calendar.")
 
 
 def test_a_job_change_is_a_private_matter_in_a_household() -> None:

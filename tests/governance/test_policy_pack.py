@@ -237,6 +237,18 @@ def test_collective_tags_are_tags_of_the_pack() -> None:
         parse_pack(pack_with(header="collective_tags = ['nosuchtag']"))
 
 
+def test_a_negated_scope_word_allows_nothing() -> None:
+    medical = load_pack("medical")
+    assert medical.scope_tags("scheduling_only_no_anticoagulation_or_dose_changes") == {
+        "scheduling",
+        "general",
+    }
+    assert medical.scope_tags("weekend anticoagulation and bleeding questions only") == {
+        "medication",
+        "clinical",
+    }
+
+
 def test_questions_about_subjects_is_off_unless_a_pack_says_so() -> None:
     assert parse_pack(pack_with()).questions_about_subjects == frozenset()
     pack = parse_pack(pack_with(header="questions_about_subjects = ['meds']"))

@@ -121,3 +121,13 @@ def test_someone_the_requester_may_read_about_is_never_refused_on_a_guess() -> N
         result = home.recall("tessa", "When is her Thursday pickup?", k=10, as_of=AT)
         assert result.action == "answer"
         assert "3:15 PM" in result.context()
+
+
+def test_a_question_in_the_first_person_is_the_askers_own_whatever_its_case() -> None:
+    from govmem.governance.labeling import Labeler
+    from govmem.governance.policy_pack import load_pack
+
+    labeler = Labeler(load_pack("medical"), [], [])
+    for query in ("My lisinopril refill?", "What is my lisinopril dose?", "Is the diagnosis back?"):
+        found = labeler.unnamed_query_facets(query, "bo", {"ada"})
+        assert bool(found) == query.startswith("Is"), query

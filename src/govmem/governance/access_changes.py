@@ -19,11 +19,12 @@ from datetime import datetime, timedelta
 from govmem.governance.labeling import Labeler, sentence_spans
 from govmem.governance.prefilter import contains_any
 from govmem.models import Relationship
+from govmem.timestamps import normalize_timestamp
 
 _ENDED = re.compile(
     r"\b(?:access|permission|consent|authori[sz]ation|release|coverage|grant)\b[^?!]{0,80}?"
     r"\b(?:is |are |was |were |has |have |been |now |as of |to |will |automatically )*"
-    r"(?:revoked|withdrawn|terminated|rescinded|ended|ends(?: now| today)?|end|is over"
+    r"(?:revoked|withdrawn|terminated|rescinded|ended|ends(?: now)?|end|is over"
     r"|expired|expires|expire|lapsed|lapses)\b"
     r"|\brevok(?:e|ed|ing)\b[^?!]{0,60}?\b(?:access|permission|consent)\b"
     r"|\bno (?:active |longer any )?access (?=after|beyond|from)\b",
@@ -68,7 +69,7 @@ class AccessEnded:
 
 
 _SCHEDULED = re.compile(r"\b(?:ends|end|expires|expire|lapses|no (?:active |longer any )?access)\W*$", re.I)
-_NOW = re.compile(r"^\W*(?:now|today|immediately|effective (?:now|immediately))\b", re.I)
+_NOW = re.compile(r"^\W*(?:now|immediately|effective (?:now|immediately))\b", re.I)
 _CLOCK = re.compile(r"\d:\d\d|\b\d{1,2}\s*[ap]\.?m\b|\b(?:noon|midnight)\b", re.I)
 _END_OF = re.compile(
     r"^\W*(?:(?:at|on|by)\s+)?(?:the\s+)?end\s+of\s+|^\W*(?:automatically\s+)?after\s+", re.I
@@ -80,24 +81,45 @@ def ending_time(ending: AccessEnded, at: str) -> str:
     """When ``ending``, said at ``at``, takes effect: the time it gives ("Sunday 8:00 PM",
     "the end of Saturday, November 21": the day's end when it gives a day alone), else
     ``at``. A time said in the past tense ("ended Sunday at 8:00 PM") is the last such
-    time before ``at``; none is ever later than a scheduled one would be read."""
-    rest = ending.rest
-    if not rest.strip() or _NOW.match(rest):
+    time before ``at``. Only a time said right after the verb and in calendar words
+    counts (a weekday, a month, a clock time, today, tonight, tomorrow), within
+    :data:`HORIZON` of ``at``: "ends after Ada's visit in Room 2031", "ends on the 3rd",
+    "ends Sunday at 8" (read as August by the parser) end access when said."""
+    at = normalize_timestamp(at, "at") or at
+    rest = _END_OF.sub("", ending.rest)
+    if not rest.strip() or _NOW.match(rest) or not _CALENDAR_START.match(rest):
         return at
     from dateparser.search import search_dates  # only for the rare sentence that gives a time
 
     base = datetime.fromisoformat(at)
     future = ending.scheduled
     settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future" if future else "past"}
-    found = search_dates(_END_OF.sub("", rest), languages=["en"], settings=settings)
-    if not found:
+    found = search_dates(rest, languages=["en"], settings=settings)
+    if not found or not _CALENDAR.search(found[0][0]):
         return at
     said, moment = found[0]
     if not _CLOCK.search(said):
         moment = moment.replace(hour=0, minute=0, second=0) + timedelta(days=1)  # the whole day
-    if (moment > base) != future:
-        return at  # a scheduled end already past, or a past end read as still to come
+    if future and _WEEKDAY.search(said) and moment - timedelta(days=7) > base:
+        moment -= timedelta(days=7)  # "ends Sunday 8:00 PM" said on Sunday afternoon: today
+    if (moment > base) != future or abs(moment - base) > HORIZON:
+        return at  # a scheduled end already past, a past end read as to come, or too far to trust
     return moment.isoformat(timespec="seconds")
+
+
+HORIZON = timedelta(days=31)
+"""How far from its sentence a stated end is trusted; beyond it, access ends when said."""
+_WEEKDAY = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\b\.?", re.I)
+_CALENDAR = re.compile(
+    rf"{_WEEKDAY.pattern}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
+    r"|\d:\d\d|\b\d{1,2}\s*[ap]\.?m\b|\b(?:today|tonight|tomorrow|noon|midnight)\b",
+    re.I,
+)
+_CALENDAR_START = re.compile(
+    rf"^\W*(?:(?:at|on|by|after|this|next|the|end of|automatically)\s+)*(?:{_CALENDAR.pattern})", re.I
+)
+"""A time said right after the verb ("ends Sunday 8:00 PM", "expires at the end of Saturday,
+November 21", "ends tonight"), not one further on ("ends after Ada's visit on Friday")."""
 
 
 def endings_in(text: str) -> list[AccessEnded]:
@@ -125,9 +147,26 @@ def endings_in(text: str) -> list[AccessEnded]:
     return found
 
 
-_OWN = re.compile(r"\b(?:my|mine)\b", re.I)
+_OWN = re.compile(
+    r"\bmy\s+(?:[\w-]+\s+){0,2}(?:access|coverage|grant|permission|consent|authori[sz]ation|release)\b", re.I
+)
+"""The speaker's own access ("My coverage ends Monday"), not "Per my call with Ada, her access ..."."""
+_INSURANCE = frozenset(
+    {"insurance", "plan", "policy", "benefits", "medicare", "medicaid", "dental", "insurer"}
+)
 _NOT_A_TYPE = frozenset({"for", "of", "to", "the", "and", "a", "an", "in", "on", "with", "by", "at"})
 """Words no relationship type is named by ("advisor_for" is not ended by "access for ...")."""
+
+
+_GRANTS = re.compile(
+    r"\b(?:may|can)\s+(?:receive|see|get|have|hold|read|keep)\b|\ballowed\b|\bpermission\b|\bconsent\b"
+    r"|\bgrant(?:ed|s)?\b",
+    re.I,
+)
+_THEIR = re.compile(r"^\W*(?:his|her|their)\b", re.I)
+"""A sentence the fallback to the grantee before may follow: one that grants, or an ending
+that opens on whose it is ("His one-day permission has now expired"); not "Dr. Lee saw
+Ada today. The research grant ends in June"."""
 
 
 def relationships_ended(
@@ -153,7 +192,8 @@ def relationships_ended(
     roles = labeler.roles
     named = labeler.mentioned(ending.named) - {speaker}
     grantees = {p for p in named if p in roles and not labeler.pack.is_subject_role(roles[p])}
-    own = not grantees and bool(_OWN.search(ending.named))
+    subject_named = any(p in roles and labeler.pack.is_subject_role(roles[p]) for p in named)
+    own = not grantees and not subject_named and bool(_OWN.search(ending.named))
     if own and not labeler.pack.is_subject_role(roles.get(speaker, "")):
         grantees = {speaker}  # "My coverage ends Monday"; only what it names, not "my room-booking access"
     words = set(re.findall(r"[a-z]+", ending.named.lower())) - _NOT_A_TYPE
@@ -163,6 +203,8 @@ def relationships_ended(
     subjects = subjects or {p for p in about if labeler.pack.is_subject_role(roles.get(p, ""))}
 
     stems = {w[:5] for w in words if len(w) >= 5}
+    if words & _INSURANCE:
+        stems.discard("cover")  # "My insurance coverage ends Friday" ends no covering clinician
 
     def typed(r: Relationship) -> bool:  # "coverage" ends a covering_clinician relationship
         parts = [p for p in r.type.split("_") if p not in _NOT_A_TYPE]
@@ -176,7 +218,8 @@ def relationships_ended(
         chosen = [r for r in open_ones if r.target_id in subjects and typed(r)]
     else:
         chosen = []
-    if not chosen and not named and not any(typed(r) for r in open_ones):
+    refers_back = _GRANTS.search(ending.before) or _THEIR.match(ending.sentence)
+    if not chosen and not named and refers_back and not any(typed(r) for r in open_ones):
         # "Alastair may receive the pickup time. Permission ends after Friday." / "... His
         # one-day permission has now expired": the grantee the sentence before named
         before = labeler.mentioned(ending.before) - {speaker}

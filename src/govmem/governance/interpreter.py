@@ -336,6 +336,8 @@ _SAYS_CURRENT = re.compile(
     r"|\b(?:switched|moved|changed) (?:it |them )?to\b|\bwe (?:use|have|keep)\b[^.;]*\bnow\b|\bis active\b",
     re.I,
 )
+_NO_MORE = re.compile(r"\s+(?:no\s+more|no\s+longer|any\s*more)\b", re.I)
+_REASON_CLAUSE = re.compile(r",|;|\band\b|\bbut\b|\bwhile\b", re.I)
 _MORE_TO_DELETE = re.compile(rf"{_ACTIVE}|\b(?:too|as well|also|must go)\b", re.I)
 
 
@@ -351,12 +353,17 @@ def _current_in_reason(sentence: str) -> list[str]:
     if reason is None or _inside_quotes(sentence, reason.start()):
         return []
     said, before = sentence[reason.start() :], sentence[: reason.start()]
-    if not _SAYS_CURRENT.search(said) or _MORE_TO_DELETE.search(said):
-        return []
+    current = _SAYS_CURRENT.search(said)
+    if current is None or _MORE_TO_DELETE.search(said) or _NO_MORE.match(said, current.end()):
+        return []  # not current, more to delete, or "is active no more"
     asked = {_key(i) for i in _items_of(before, everything=True)}
     if not asked:
         return []  # "Delete the garage code from memory because 7781 is ...": the reason holds the item
-    return [i for i in _items_of(said, everything=True) if _key(i) not in asked]
+    # only the clause saying so: "because 7730 is old and 5521 is current" keeps 5521
+    starts = [m.end() for m in _REASON_CLAUSE.finditer(said, 0, current.start())]
+    stop = _REASON_CLAUSE.search(said, current.end())
+    clause = said[starts[-1] if starts else 0 : stop.start() if stop else len(said)]
+    return [i for i in _items_of(clause, everything=True) if _key(i) not in asked]
 
 
 def _inside_quotes(sentence: str, at: int) -> bool:

@@ -100,6 +100,10 @@ class TagMatcher:
         return self.pattern.search(lowered) is not None
 
 
+_ASKED_OF_ONESELF = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b|\bI['’]")
+"""A question in the first person ("My lisinopril refill?"; "I" only in capitals)."""
+
+
 class VocabularyMatcher:
     """A tag marked by a term list (a pack's ``vocabularies``): any run of one to three
     whole words of the text that is a term, its last word also in the plural. Thousands
@@ -114,7 +118,7 @@ class VocabularyMatcher:
         self.firsts = frozenset(term.split(" ", 1)[0] for term in terms)
 
     def search(self, text: str, lowered: str) -> bool:
-        words = _VOCABULARY_WORD.findall(lowered.replace("’", "'"))
+        words = _vocabulary_words(lowered)
         for i, word in enumerate(words):
             if word not in self.firsts and word[:-1] not in self.firsts:
                 continue
@@ -126,6 +130,12 @@ class VocabularyMatcher:
 
 
 _VOCABULARY_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+
+
+@functools.lru_cache(maxsize=8)
+def _vocabulary_words(lowered: str) -> tuple[str, ...]:
+    """A sentence's words, once for all the term lists of a pack."""
+    return tuple(_VOCABULARY_WORD.findall(lowered.replace("’", "'")))
 
 
 @functools.cache
@@ -1262,7 +1272,7 @@ class Labeler:
             return frozenset()
         tags = self.tags_of(self._without_exclusions(query)) - {GENERAL}
         refers = _ONE_PERSON.search(query) is not None
-        about_subjects = tags <= self.pack.questions_about_subjects and not _FIRST_PERSON.search(query)
+        about_subjects = tags <= self.pack.questions_about_subjects and not _ASKED_OF_ONESELF.search(query)
         if not refers and not about_subjects:
             return frozenset()
         return frozenset((person, tag) for person in set(people) - {requester} for tag in tags)

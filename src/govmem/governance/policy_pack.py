@@ -202,10 +202,20 @@ class PolicyPack:
         return any(fnmatchcase(relationship_type, pattern) for pattern in self.owner_relationships)
 
     def scope_tags(self, scope: str) -> frozenset[str] | None:
-        """Tags a relationship scope ("scheduling_only") allows; None when it names none."""
-        words = set(re.findall(r"[a-z]+", scope.lower()))
+        """Tags a relationship scope ("scheduling_only") allows; None when it names none. A
+        word after "no", "not", "non", "except", "without" or "excluding" allows nothing
+        ("scheduling_only_no_anticoagulation_or_dose_changes" is scheduling)."""
+        words, negated = [], False
+        for word in re.findall(r"[a-z]+", scope.lower()):
+            if word in _NEGATING:
+                negated = True
+            elif not negated:
+                words.append(word)
         found = [self.scope_words[w] for w in words if w in self.scope_words]
         return frozenset().union(*found) if found else None
+
+
+_NEGATING = frozenset({"no", "not", "non", "except", "without", "excluding", "excludes", "exclude"})
 
 
 def scope_things(relationship: Any) -> frozenset[str]:

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from govmem.governance.labeling import Labeler, sentence_spans
 from govmem.governance.prefilter import contains_any
+from govmem.governance.revocation.statements import MONTHS, SHORT_MONTHS, SHORT_WEEKDAYS, WEEKDAYS
 from govmem.models import Relationship
 from govmem.timestamps import normalize_timestamp
 
@@ -109,9 +110,9 @@ def ending_time(ending: AccessEnded, at: str) -> str:
 
 HORIZON = timedelta(days=31)
 """How far from its sentence a stated end is trusted; beyond it, access ends when said."""
-_WEEKDAY = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\b\.?", re.I)
+_WEEKDAY = re.compile(rf"\b(?:{'|'.join([*WEEKDAYS, *SHORT_WEEKDAYS])})s?\b\.?", re.I)
 _CALENDAR = re.compile(
-    rf"{_WEEKDAY.pattern}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
+    rf"{_WEEKDAY.pattern}|\b(?:{'|'.join([*MONTHS, *SHORT_MONTHS])})\.?\s+\d"
     r"|\d:\d\d|\b\d{1,2}\s*[ap]\.?m\b|\b(?:today|tonight|tomorrow|noon|midnight)\b",
     re.I,
 )
@@ -228,6 +229,8 @@ def relationships_ended(
             for r in open_ones
             if r.principal_id in before and not labeler.pack.is_subject_role(roles[r.principal_id])
         ]
+    if not chosen:
+        return []  # no need to read a time
     until = ending_time(ending, at)
     return [
         replace(r, valid_until=until)

@@ -322,23 +322,22 @@ class PolicyAuthorizer:
         its topics about none of the subjects it could mean: whoever is meant, there is
         nothing to answer. Never a redaction: the guess at whom it means decides only
         when every guess is denied."""
-        roles = labeler.roles
-        people = [p for p, role in roles.items() if self.engine.pack.is_subject_role(role)]
-        if requester.principal_id in people:
+        if requester.principal_id in labeler.subjects:
             return None  # a subject asking without names asks about their own matters
-        facets = sorted(labeler.unnamed_query_facets(query, requester.principal_id, people))
-        decisions = []
-        for facet in facets:
-            decision = permissions.facet(facet)
-            if decision.allowed:
-                return None
-            decisions.append(decision)
-        if not decisions:
+        tags = sorted(labeler.unnamed_query_tags(query)) if labeler.subjects else []
+        rules: set[str] = set()
+        for person in labeler.subjects:
+            for tag in tags:
+                decision = permissions.facet((person, tag))
+                if decision.allowed:
+                    return None  # whoever is meant may be someone the requester may read about
+                rules.add(decision.rule)
+        if not rules:
             return None
         return QueryAssessment(
-            denied=len(decisions),
-            denied_tags=frozenset(tag for _, tag in facets),
-            rules=tuple(sorted({d.rule for d in decisions})),
+            denied=len(labeler.subjects) * len(tags),
+            denied_tags=frozenset(tags),
+            rules=tuple(sorted(rules)),
             unnamed=True,
         )
 

@@ -673,10 +673,10 @@ class Labeler:
         ]
         self._tags += [_vocabulary_matcher(tag, names) for tag, names in pack.vocabularies.items()]
         self._references = "previous" in pack.unnamed_subject and bool(pack.shared_tags)
+        self.subjects = frozenset(p for p, role in self.roles.items() if pack.is_subject_role(role))
+        """The principals whose matters are their own (the pack's subject roles)."""
         self._speaking_subjects = (
-            {p: frozenset({p}) for p, role in self.roles.items() if pack.is_subject_role(role)}
-            if "speaker" in pack.unnamed_subject
-            else {}
+            {p: frozenset({p}) for p in self.subjects} if "speaker" in pack.unnamed_subject else {}
         )
         self._anyone_speaking = "speaker" in pack.unnamed_subject and pack.is_subject_role("")
         ownership = [r for r in relationships if pack.is_ownership(r.type) and r.target_id in self.resources]
@@ -1261,21 +1261,18 @@ class Labeler:
 
         return _EXCLUDED.sub(blank, query)
 
-    def unnamed_query_facets(self, query: str, requester: str, people: Iterable[str]) -> frozenset[Facet]:
-        """What a query naming no one asks about ``people`` when it is about someone all
-        the same: it refers to one person ("is her biopsy back?"), or it is not asked in
-        the first person and asks only the pack's ``questions_about_subjects`` topics
-        ("what is the diagnosis?"). Its topics (but ``general``) about each of them;
-        nothing otherwise. Whom it means is a guess, so this is for refusing only: see
-        :meth:`~govmem.governance.authorization.PolicyAuthorizer.assess_query`."""
+    def unnamed_query_tags(self, query: str) -> frozenset[str]:
+        """What a query naming no one asks about a subject all the same: it refers to one
+        person ("is her biopsy back?"), or it is not asked in the first person and asks
+        only the pack's ``questions_about_subjects`` topics ("what is the diagnosis?"). Its
+        topics (but ``general``); nothing otherwise. Whom it means is a guess, so this is
+        for refusing only: see :meth:`~govmem.governance.authorization.PolicyAuthorizer.assess_query`."""
         if any(self._names.get(m.group(0)) for m in self._name_matches(query, query.lower())):
             return frozenset()
         tags = self.tags_of(self._without_exclusions(query)) - {GENERAL}
         refers = _ONE_PERSON.search(query) is not None
         about_subjects = tags <= self.pack.questions_about_subjects and not _ASKED_OF_ONESELF.search(query)
-        if not refers and not about_subjects:
-            return frozenset()
-        return frozenset((person, tag) for person in set(people) - {requester} for tag in tags)
+        return tags if refers or about_subjects else frozenset()
 
     def query_facets(self, query: str, requester: str) -> frozenset[Facet]:
         """The facets a query asks about: only subjects it names, never a guess; and, on

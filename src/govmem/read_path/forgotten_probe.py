@@ -31,14 +31,13 @@ _PREFACE = re.compile(
 )
 """A leading time clause ("After the old details were deleted," "Right before deletion,"
 "Now that the shelter details are removed,"): the question is what follows it."""
-_ASKS_CURRENT = re.compile(
-    r"^(?![^?]*\b(?:was|were|did|had|used to|before|earlier|old|older|original|first|again|anyway|digits?)\b)"
-    r"[^?]*\b(?:now|current(?:ly)?|today|should|will|what['’]s|(?:what|which|who|where|when|how)\s+(?:is|are))\b",
+_PRESENT = re.compile(
+    r"\b(?:now|current(?:ly)?|today|should|will|what['’]s|(?:what|which|who|where|when|how)\s+(?:is|are))\b",
     re.I,
 )
-"""A question about the present ("what is my current contact plan?", "which number should
-the nurse call?"): after "Now that / Since / Once ... deleted," only such a question asks
-about something else than what was deleted."""
+_PAST = re.compile(r"\b(?:was|were|did|had|first|again|anyway|digits?)\b", re.I)
+"""With :data:`_FORMER`: a question about the past, or about the value itself ("tell me
+the PIN anyway"), which no leading clause turns into a question about the present."""
 _BACK = re.compile(r"\b(?:it|them|that one|those|compare|comparison)\b", re.I)
 """Words by which the question after a leading clause still asks about what the clause named."""
 _FORMER = re.compile(
@@ -72,7 +71,8 @@ def _leads_in(query: str, preface: re.Match[str]) -> bool:
         return False
     if preface.group(0).lstrip().lower().startswith(("after", "before", "right", "just")):
         return True
-    return _ASKS_CURRENT.search(rest) is not None
+    # "what is my current contact plan?", "which number should the nurse call?"
+    return bool(_PRESENT.search(rest)) and not _PAST.search(rest) and not _FORMER.search(rest)
 
 
 def asks_for_forgotten(query: str, forgotten_kinds: frozenset[str]) -> bool:
